@@ -1,0 +1,1 @@
+"""The typer layer: parse arguments, choose local or Gateway, render."""

@@ -1,0 +1,37 @@
+"""Error types and the exit codes every command shares."""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+EXIT_LOCKED = 75  # EX_TEMPFAIL: another maintenance run holds the store lock
+
+
+class CliError(Exception):
+    """An error meant for the user: printed as one line (no traceback), then exit."""
+
+    exit_code = EXIT_ERROR
+
+    def __init__(self, message: str, exit_code: int | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        if exit_code is not None:
+            self.exit_code = exit_code
+
+
+class UsageError(CliError):
+    exit_code = EXIT_USAGE
+
+
+class ConfigError(CliError):
+    """The OpenClaw config file cannot be read, parsed or validated."""
+
+
+class StoreError(CliError):
+    """A sessions.json that cannot be used safely (corrupt, not an object, unreadable)."""
+
+
+class LockBusyError(CliError):
+    exit_code = EXIT_LOCKED
