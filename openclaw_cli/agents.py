@@ -1,0 +1,156 @@
+"""Agent ids, the default agent, and which session stores a command targets."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from openclaw_cli import paths
+from openclaw_cli.errors import CliError
+from openclaw_cli.units import js_trim
+
+DEFAULT_AGENT_ID = "main"
+STORE_FILENAME = "sessions.json"
+
+_VALID_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}", re.IGNORECASE | re.ASCII)
+_INVALID_CHARS = re.compile(r"[^a-z0-9_-]+")
+
+
+@dataclass(frozen=True)
+class Target:
+    """One session store to work on, and the agent it belongs to."""
+
+    agent_id: str
+    store_path: str
+
+
+def normalize_agent_id(value: str | None) -> str:
+    """Lower-case a valid id; otherwise squash other characters to '-' (max 64). Empty → 'main'."""
+    trimmed = js_trim(value) if isinstance(value, str) else ""
+    if not trimmed:
+        return DEFAULT_AGENT_ID
+    lowered = trimmed.lower()
+    if _VALID_ID.fullmatch(trimmed):
+        return lowered
+    squashed = _INVALID_CHARS.sub("-", lowered).strip("-")[:64]
+    return squashed or DEFAULT_AGENT_ID
+
+
+def _agent_entries(cfg: Mapping[str, Any] | None) -> list[dict]:
+    agents = cfg.get("agents") if isinstance(cfg, Mapping) else None
+    entries = agents.get("list") if isinstance(agents, Mapping) else None
+    if not isinstance(entries, list):
+        return []
+    return [e for e in entries if isinstance(e, dict)]
+
+
+def _raw_id(entry: dict) -> str | None:
+    value = entry.get("id")
+    return value if isinstance(value, str) else None
+
+
+def list_agent_ids(cfg: Mapping[str, Any] | None) -> list[str]:
+    """Unique normalized ids from `agents.list`, in order; `["main"]` when there are none."""
+    ids: list[str] = []
+    for entry in _agent_entries(cfg):
+        agent_id = normalize_agent_id(_raw_id(entry))
+        if agent_id not in ids:
+            ids.append(agent_id)
+    return ids or [DEFAULT_AGENT_ID]
+
+
+def resolve_default_agent_id(cfg: Mapping[str, Any] | None) -> str:
+    """The first `agents.list` entry with `default` set, else the first entry, else `main`."""
+    entries = _agent_entries(cfg)
+    if not entries:
+        return DEFAULT_AGENT_ID
+    chosen = next((e for e in entries if e.get("default")), entries[0])
+    return normalize_agent_id(js_trim(_raw_id(chosen) or "") or DEFAULT_AGENT_ID)
+
+
+def list_configured_session_store_agent_ids(cfg: Mapping[str, Any] | None) -> list[str]:
+    """`agents.list` ids plus `acp.defaultAgent`, `acp.allowedAgents` (except `*`) and the agents
+    of ACP-runtime entries: every agent whose store `--all-agents` visits."""
+    ids = list_agent_ids(cfg)
+
+    def add(raw: Any) -> None:
+        text = js_trim(raw) if isinstance(raw, str) else ""
+        if text and text != "*":
+            agent_id = normalize_agent_id(text)
+            if agent_id not in ids:
+                ids.append(agent_id)
+
+    acp = cfg.get("acp") if isinstance(cfg, Mapping) else None
+    if isinstance(acp, Mapping):
+        add(acp.get("defaultAgent"))
+        allowed = acp.get("allowedAgents")
+        for raw in allowed if isinstance(allowed, list) else []:
+            add(raw)
+    for entry in _agent_entries(cfg):
+        runtime = entry.get("runtime")
+        if isinstance(runtime, Mapping) and runtime.get("type") == "acp":
+            acp_cfg = runtime.get("acp")
+            agent = acp_cfg.get("agent") if isinstance(acp_cfg, Mapping) else None
+            add(agent if agent is not None else entry.get("id"))
+    return ids
+
+
+def resolve_agent_sessions_dir(agent_id: str | None, env: Mapping[str, str] | None = None) -> str:
+    """`<stateDir>/agents/<agentId>/sessions`."""
+    return paths.join_path(paths.resolve_state_dir(env), "agents", normalize_agent_id(agent_id), "sessions")
+
+
+def resolve_store_path(store: str | None, agent_id: str | None = None,
+                       env: Mapping[str, str] | None = None) -> str:
+    """The `sessions.json` for an agent: the default location, or the `session.store` template
+    (`{agentId}` replaced, a leading `~` expanded, relative paths resolved against the cwd)."""
+    agent = normalize_agent_id(agent_id or DEFAULT_AGENT_ID)
+    if not store:
+        return paths.join_path(resolve_agent_sessions_dir(agent, env), STORE_FILENAME)
+    expanded = store.replace("{agentId}", agent)
+    if expanded.startswith("~"):
+        expanded = paths.expand_home_prefix(expanded, env, home=paths.resolve_required_home(env))
+    return paths.resolve_path(expanded)
+
+
+def _session_store_template(cfg: Mapping[str, Any] | None) -> str | None:
+    session = cfg.get("session") if isinstance(cfg, Mapping) else None
+    store = session.get("store") if isinstance(session, Mapping) else None
+    return store if isinstance(store, str) else None
+
+
+def dedupe_targets(targets: list[Target]) -> list[Target]:
+    """Keep the first target for each store path."""
+    seen: dict[str, Target] = {}
+    for target in targets:
+        seen.setdefault(target.store_path, target)
+    return list(seen.values())
+
+
+def resolve_session_store_targets(cfg: Mapping[str, Any] | None, *, store: str | None = None,
+                                  agent: str | None = None, all_agents: bool = False,
+                                  env: Mapping[str, str] | None = None) -> list[Target]:
+    """The stores a sessions command works on, from its `--store` / `--agent` / `--all-agents`.
+
+    Raises CliError (exit 1) for conflicting selectors or an agent id that is not configured.
+    """
+    default_agent = resolve_default_agent_id(cfg)
+    has_agent = bool(js_trim(agent or ""))
+    if has_agent and all_agents:
+        raise CliError("--agent and --all-agents cannot be used together")
+    if store and (has_agent or all_agents):
+        raise CliError("--store cannot be combined with --agent or --all-agents")
+    if store:
+        return [Target(default_agent, resolve_store_path(store, default_agent, env))]
+    template = _session_store_template(cfg)
+    if all_agents:
+        return dedupe_targets([Target(a, resolve_store_path(template, a, env))
+                               for a in list_configured_session_store_agent_ids(cfg)])
+    if has_agent:
+        requested = normalize_agent_id(agent)
+        if requested not in list_agent_ids(cfg):
+            raise CliError(f'Unknown agent id "{agent}". Use "openclaw agents list" to see configured agents.')
+        return [Target(requested, resolve_store_path(template, requested, env))]
+    return [Target(default_agent, resolve_store_path(template, default_agent, env))]
