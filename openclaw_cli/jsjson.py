@@ -1,0 +1,454 @@
+"""JSON read and written exactly as JavaScript's JSON.parse and JSON.stringify do."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from decimal import Decimal
+from typing import Any
+
+import pydantic_core
+
+__all__ = [
+    "JSON_MAX_DEPTH_ERROR",
+    "dumps_compact",
+    "dumps_compact_bytes",
+    "dumps_pretty",
+    "dumps_pretty_bytes",
+    "is_array_index",
+    "js_number",
+    "js_ordered",
+    "js_trim",
+    "js_utf8",
+    "js_utf16_len",
+    "loads",
+]
+
+JSON_MAX_DEPTH_ERROR = "JSON nesting is too deep"
+
+_TWO53 = 9007199254740992
+_MAX_ARRAY_INDEX = 4294967294
+
+# JS String.prototype.trim(): WhiteSpace and LineTerminator code points.
+_JS_WHITESPACE = (
+    "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def js_trim(value: str) -> str:
+    """`value.trim()` as JavaScript defines whitespace (differs from str.strip)."""
+    return value.strip(_JS_WHITESPACE)
+
+
+def js_utf16_len(value: str) -> int:
+    """`value.length` in JavaScript: UTF-16 code units."""
+    if value.isascii():
+        return len(value)
+    return len(value) + sum(1 for ch in value if ch > "\uffff")
+
+
+def js_utf8(value: str) -> bytes:
+    """The UTF-8 bytes Node writes for a JS string (lone surrogates become U+FFFD)."""
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError:
+        return _well_formed(value).encode("utf-8")
+
+
+def _well_formed(value: str) -> str:
+    """Join surrogate pairs held as two code points and replace lone surrogates by U+FFFD."""
+    return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+# ---------------------------------------------------------------------------------------
+# numbers
+
+
+def js_number(value: float | int) -> float | int:
+    """The canonical Python value for a JS number.
+
+    Integral values below 1e21 (what JS prints without an exponent) are ints holding
+    exactly the digits JS prints; everything else (fractions, +-1e21 and beyond,
+    infinities) stays a float. -0 becomes 0 (JSON.stringify prints it as 0).
+    """
+    if type(value) is int:
+        if -_TWO53 < value < _TWO53:
+            return value
+        try:
+            value = float(value)
+        except OverflowError:
+            return math.inf if value > 0 else -math.inf
+    elif type(value) is not float:
+        value = float(value)
+    if value != value or value in (math.inf, -math.inf):
+        return value
+    if value.is_integer() and -1e21 < value < 1e21:
+        if -_TWO53 < value < _TWO53:
+            return int(value)
+        return int(Decimal(repr(value)))
+    return value
+
+
+def _js_float_text(value: float) -> str:
+    """Number.prototype.toString() for a finite float."""
+    if value == 0:
+        return "0"
+    sign, digit_tuple, exp = Decimal(repr(value)).as_tuple()
+    digits = "".join(map(str, digit_tuple)).rstrip("0")
+    exp += len(digit_tuple) - len(digits)
+    k = len(digits)
+    n = exp + k  # value = 0.<digits> * 10**n
+    if k <= n <= 21:
+        out = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        tail = "e" + ("+" if e >= 0 else "-") + str(abs(e))
+        out = digits + tail if k == 1 else digits[0] + "." + digits[1:] + tail
+    return ("-" if sign else "") + out
+
+
+def _js_number_text(value: float | int) -> str:
+    if type(value) is int and -_TWO53 < value < _TWO53:
+        return str(value)
+    value = js_number(value)
+    if type(value) is int:
+        return str(value)
+    if value != value or value in (math.inf, -math.inf):
+        return "null"
+    return _js_float_text(value)
+
+
+# ---------------------------------------------------------------------------------------
+# keys
+
+
+def is_array_index(key: str) -> bool:
+    """True for keys JS orders first: canonical integers "0".."4294967294"."""
+    n = len(key)
+    if n == 0 or n > 10 or not ("0" <= key < ":") or not key.isascii() or not key.isdigit():
+        return False
+    if n > 1 and key[0] == "0":
+        return False
+    return n < 10 or int(key) <= _MAX_ARRAY_INDEX
+
+
+def js_ordered(obj: dict) -> dict:
+    """`obj` with JS own-key order: array-index keys ascending first, then the rest.
+
+    Returns `obj` itself when it has no array-index key.
+    """
+    index_keys = [k for k in obj if is_array_index(k)]
+    if not index_keys:
+        return obj
+    index_keys.sort(key=int)
+    out = {k: obj[k] for k in index_keys}
+    for k, v in obj.items():
+        if k not in out:
+            out[k] = v
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# parsing
+
+
+def _parse_float(text: str) -> float | int:
+    return js_number(float(text))
+
+
+def _parse_int(text: str) -> float | int:
+    if len(text) < 16:
+        return int(text)
+    return js_number(float(text))
+
+
+def _parse_constant(name: str) -> Any:
+    raise ValueError(f"Unexpected token {name!r} in JSON")
+
+
+def _object_pairs(pairs: list) -> dict:
+    return js_ordered(dict(pairs))
+
+
+def _slow_loads(text: str) -> Any:
+    try:
+        return json.loads(text, parse_float=_parse_float, parse_int=_parse_int,
+                          parse_constant=_parse_constant, object_pairs_hook=_object_pairs)
+    except RecursionError:
+        raise ValueError(JSON_MAX_DEPTH_ERROR) from None
+
+
+class _Walk:
+    """Canonicalise numbers in place and note objects whose keys need JS ordering."""
+
+    __slots__ = ("reorder",)
+
+    def __init__(self) -> None:
+        self.reorder = False
+
+    def obj(self, d: dict) -> None:
+        for k, v in d.items():
+            if "0" <= k < ":":
+                self.reorder = True
+            t = type(v)
+            if t is str or t is bool or v is None:
+                continue
+            if t is int:
+                if -_TWO53 < v < _TWO53:
+                    continue
+                d[k] = js_number(v)
+            elif t is dict:
+                self.obj(v)
+            elif t is list:
+                self.arr(v)
+            elif t is float:
+                if not (v.is_integer() or v == 0):
+                    continue
+                d[k] = js_number(v)
+
+    def arr(self, a: list) -> None:
+        for i, v in enumerate(a):
+            t = type(v)
+            if t is str or t is bool or v is None:
+                continue
+            if t is int:
+                if -_TWO53 < v < _TWO53:
+                    continue
+                a[i] = js_number(v)
+            elif t is dict:
+                self.obj(v)
+            elif t is list:
+                self.arr(v)
+            elif t is float:
+                if not (v.is_integer() or v == 0):
+                    continue
+                a[i] = js_number(v)
+
+
+def _reorder_all(value: Any) -> Any:
+    t = type(value)
+    if t is dict:
+        for k, v in value.items():
+            if type(v) is dict or type(v) is list:
+                nv = _reorder_all(v)
+                if nv is not v:
+                    value[k] = nv
+        return js_ordered(value)
+    if t is list:
+        for i, v in enumerate(value):
+            if type(v) is dict or type(v) is list:
+                nv = _reorder_all(v)
+                if nv is not v:
+                    value[i] = nv
+    return value
+
+
+def loads(data: str | bytes | bytearray | memoryview) -> Any:
+    """Parse like JSON.parse: JS numbers, JS key order, last duplicate wins in first place.
+
+    Raises ValueError (json.JSONDecodeError for syntax errors) on invalid JSON.
+    Bytes must be UTF-8; decode them yourself first to get Node's replacement behaviour.
+    """
+    if isinstance(data, str):
+        text = data
+        try:
+            raw: bytes | bytearray | memoryview = data.encode("utf-8")
+        except UnicodeEncodeError:
+            return _slow_loads(text)
+    else:
+        raw, text = data, None
+    try:
+        value = pydantic_core.from_json(raw, allow_inf_nan=False)
+    except ValueError:
+        if text is None:
+            text = bytes(raw).decode("utf-8")
+        return _slow_loads(text)
+    t = type(value)
+    if t is dict or t is list:
+        walk = _Walk()
+        try:
+            walk.obj(value) if t is dict else walk.arr(value)
+            if walk.reorder:
+                value = _reorder_all(value)
+        except RecursionError:
+            raise ValueError(JSON_MAX_DEPTH_ERROR) from None
+    elif t is float or t is int:
+        value = js_number(value)
+    return value
+
+
+# ---------------------------------------------------------------------------------------
+# stringify
+
+_E6_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|(-?)([0-9])(?:\.([0-9]+))?e-6(?![0-9])')
+
+
+def _e6_sub(m: re.Match) -> bytes:
+    if m.group(2) is None:
+        return m.group(0)
+    return m.group(1) + b"0.00000" + m.group(2) + (m.group(3) or b"")
+
+
+def _fix_e6(out: bytes, pretty: bool) -> bytes:
+    """pydantic prints 1e-6 <= |x| < 1e-5 with an exponent; JS prints them in full."""
+    if not pretty:
+        return _E6_TOKEN.sub(_e6_sub, out)
+    parts: list[bytes] = []
+    pos = 0
+    find = out.find
+    while True:
+        hit = find(b"e-6", pos)
+        if hit < 0:
+            break
+        start = out.rfind(b"\n", 0, hit) + 1
+        end = find(b"\n", hit)
+        if end < 0:
+            end = len(out)
+        parts.append(out[pos:start])
+        parts.append(_E6_TOKEN.sub(_e6_sub, out[start:end]))
+        pos = end
+    if not parts:
+        return out
+    parts.append(out[pos:])
+    return b"".join(parts)
+
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
+            "\t": "\\t"}
+_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')
+_SURROGATE_PAIR = re.compile(r"[\ud800-\udbff][\udc00-\udfff]")
+
+
+def _escape_char(m: re.Match) -> str:
+    ch = m.group(0)
+    esc = _ESCAPES.get(ch)
+    return esc if esc is not None else "\\u%04x" % ord(ch)
+
+
+def _js_string(value: str) -> str:
+    if "\ud800" <= max(value, default="") and _SURROGATE_PAIR.search(value):
+        value = _SURROGATE_PAIR.sub(
+            lambda m: m.group(0).encode("utf-16-le", "surrogatepass").decode("utf-16-le"), value)
+    return '"' + _NEEDS_ESCAPE.sub(_escape_char, value) + '"'
+
+
+def _slow_dump(value: Any, indent: str, level: int, out: list[str]) -> None:
+    """Pure-Python JSON.stringify for the values the fast encoder cannot take."""
+    if value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, str):
+        out.append(_js_string(value))
+    elif isinstance(value, (int, float)):
+        out.append(_js_number_text(value))
+    elif isinstance(value, dict):
+        if not value:
+            out.append("{}")
+            return
+        inner = "\n" + indent * (level + 1) if indent else ""
+        sep = ": " if indent else ":"
+        out.append("{")
+        first = True
+        for k, v in value.items():
+            if not first:
+                out.append(",")
+            first = False
+            out.append(inner)
+            out.append(_js_string(str(k)))
+            out.append(sep)
+            _slow_dump(v, indent, level + 1, out)
+        if indent:
+            out.append("\n" + indent * level)
+        out.append("}")
+    elif isinstance(value, (list, tuple)):
+        if not value:
+            out.append("[]")
+            return
+        inner = "\n" + indent * (level + 1) if indent else ""
+        out.append("[")
+        first = True
+        for v in value:
+            if not first:
+                out.append(",")
+            first = False
+            out.append(inner)
+            _slow_dump(v, indent, level + 1, out)
+        if indent:
+            out.append("\n" + indent * level)
+        out.append("]")
+    else:
+        raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
+
+
+def _slow_bytes(value: Any, pretty: bool) -> bytes:
+    out: list[str] = []
+    _slow_dump(value, "  " if pretty else "", 0, out)
+    return "".join(out).encode("utf-8")
+
+
+def _fast_bytes(value: Any, pretty: bool) -> bytes | None:
+    try:
+        out = pydantic_core.to_json(value, indent=2 if pretty else None, inf_nan_mode="null")
+    except (ValueError, TypeError, RecursionError):
+        return None
+    if b"e-6" in out:
+        out = _fix_e6(out, pretty)
+    return out
+
+
+def _dump_bytes(value: Any, pretty: bool) -> bytes:
+    out = _fast_bytes(value, pretty)
+    if out is not None:
+        return out
+    if type(value) is dict and value:
+        # Only some members are troublesome (lone surrogates, deep nesting): keep the
+        # fast encoder for the others.
+        parts = []
+        for k, v in value.items():
+            chunk = _fast_bytes(v, pretty)
+            if chunk is None:
+                chunk = _slow_bytes(v, pretty)
+            key = _fast_bytes(k, False) or _slow_bytes(k, False)
+            if pretty:
+                parts.append(b"  " + key + b": " + chunk.replace(b"\n", b"\n  "))
+            else:
+                parts.append(key + b":" + chunk)
+        if pretty:
+            return b"{\n" + b",\n".join(parts) + b"\n}"
+        return b"{" + b",".join(parts) + b"}"
+    try:
+        return _slow_bytes(value, pretty)
+    except RecursionError:
+        raise ValueError(JSON_MAX_DEPTH_ERROR) from None
+
+
+def dumps_pretty_bytes(value: Any) -> bytes:
+    """UTF-8 of `JSON.stringify(value, null, 2)`.
+
+    Numbers must be canonical (see js_number); values from `loads` always are.
+    """
+    return _dump_bytes(value, True)
+
+
+def dumps_compact_bytes(value: Any) -> bytes:
+    """UTF-8 of `JSON.stringify(value)`."""
+    return _dump_bytes(value, False)
+
+
+def dumps_pretty(value: Any) -> str:
+    """`JSON.stringify(value, null, 2)`."""
+    return dumps_pretty_bytes(value).decode("utf-8")
+
+
+def dumps_compact(value: Any) -> str:
+    """`JSON.stringify(value)`."""
+    return dumps_compact_bytes(value).decode("utf-8")
