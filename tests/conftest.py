@@ -12,6 +12,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import refbin  # noqa: E402
 
+pytest_plugins = ["conftest_gateway"]
+
 
 @pytest.fixture(scope="session")
 def reference():

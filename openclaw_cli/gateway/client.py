@@ -264,7 +264,7 @@ class GatewayClient:
                 context.check_hostname = False
                 context.verify_mode = ssl.CERT_NONE
         try:
-            from websockets.exceptions import InvalidHandshake, InvalidMessage, InvalidStatus
+            from websockets.exceptions import InvalidStatus
             from websockets.sync.client import connect as ws_connect
         except ImportError as exc:  # pragma: no cover - websockets is a declared dependency
             sock.close()
@@ -287,12 +287,6 @@ class GatewayClient:
                 "OpenClaw Gateway (or not the right port)",
                 hint=self._hint("check the port (gateway.port, OPENCLAW_GATEWAY_PORT) and the URL "
                                 "(--url, OPENCLAW_GATEWAY_URL)")) from None
-        except (InvalidMessage, InvalidHandshake, EOFError, ConnectionError) as exc:
-            stack.close()
-            raise GatewayNotAGateway(
-                f"{self.url} accepted the connection but did not complete a WebSocket upgrade "
-                f"({type(exc).__name__}): this is not an OpenClaw Gateway",
-                hint=self._hint("check the port and the URL, and ws:// against wss://")) from None
         except (TimeoutError, socket.timeout):
             stack.close()
             raise GatewayTimeout(
@@ -307,11 +301,12 @@ class GatewayClient:
                 f"TLS handshake with {self.url} failed: {exc.reason or exc}",
                 hint=self._hint("check ws:// against wss://, and the Gateway's certificate "
                                 "(gateway.remote.tlsFingerprint)")) from None
-        except OSError as exc:
+        except Exception as exc:  # invalid or missing HTTP answer, dropped socket, ...
             stack.close()
             raise GatewayNotAGateway(
-                f"{self.url} dropped the connection during the WebSocket upgrade "
-                f"({exc.strerror or exc})", hint=self._hint("check the port and the URL")) from None
+                f"{self.url} accepted the connection but did not complete a WebSocket upgrade "
+                f"({type(exc).__name__}): this is not an OpenClaw Gateway",
+                hint=self._hint("check the port and the URL, and ws:// against wss://")) from None
         self._stack, self._ws = stack, ws
         if secure and target.tls_fingerprint:
             self._check_pin(target.tls_fingerprint)
