@@ -1,0 +1,2351 @@
+"""Seeded generator of `sessions cleanup` differential cases, plus hand-written edge cases."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+import re
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from diffharness import Case  # noqa: E402
+
+SEC = 1_000
+MIN = 60 * SEC
+HOUR = 60 * MIN
+DAY = 24 * HOUR
+STATE = ".openclaw"
+MODEL_RUN_MS = DAY
+TEMP_STALE_MS = 5 * MIN
+DEFAULT_PRUNE_MS = 30 * DAY
+# Time that may pass between materialisation and the moment the CLI reads the clock.
+DISPLAY_SLACK_FINE = 25 * SEC
+DISPLAY_SLACK_COARSE = 6 * MIN
+CUTOFF_MARGIN = 5 * MIN
+
+CHANNELS = ["telegram", "discord", "slack", "whatsapp", "signal", "matrix", "imessage", "webchat"]
+PEERS = ["alice", "bob", "+15551234567", "u123", "carol_b", "dave.e", "Eve", "peer-42"]
+LABELS: list[Any] = [
+    "Cron: daily-commit", "Cron: daily-commit", "standup", "Standup", "alpha", "Beta", "beta",
+    "", "   ", 42, None, True, "\u001b[31mred alert\u001b[0m", "line1\nline2", "tab\there",
+    "cr\rhere", "bell\u0007ring", "c1\u0085ctl", "Ünïcödé label", "日本語ラベル", "emoji 🎉 party",
+    "Unlabeled", "(unlabeled)", "  padded  ", "Zeta", "_under", "#hash", "a very long label that goes on",
+]
+MODELS = [
+    {"model": "gpt-4.1"},
+    {"model": "anthropic/claude-sonnet-4"},
+    {"model": "claude-x", "modelProvider": "anthropic"},
+    {"model": "a-really-long-model-name-v2"},
+    {"modelOverride": "openai/gpt-5", "providerOverride": "openai"},
+    {"modelOverride": "OpenAI/gpt-5-mini", "providerOverride": "openai"},
+    {"modelOverride": "gemini-2.5-pro", "providerOverride": "google"},
+    {"modelOverride": "foo/", "providerOverride": "bar"},
+    {"modelOverride": "anthropic/opus", "model": "ignored-model"},
+    {"model": "claude-cli/opus-4"},
+    {"model": "codex-cli/gpt-5-codex"},
+    {"model": "  ", "modelProvider": "openai"},
+    {"model": "/leading-slash"},
+]
+FLAG_FIELDS: dict[str, list[Any]] = {
+    "thinkingLevel": ["high", "low", "off", ""],
+    "verboseLevel": ["on", "full"],
+    "traceLevel": ["debug", "on"],
+    "reasoningLevel": ["stream", "on"],
+    "elevatedLevel": ["ask", "on", "full"],
+    "responseUsage": ["tokens", "full", "off"],
+    "groupActivation": ["mention", "always"],
+    "systemSent": [True, False, "false"],
+    "abortedLastRun": [True, False, 1],
+    "runtimePolicySessionKey": ["agent:main:main"],
+}
+FIXED_FORK_STAMP = "2026-01-02T03-04-05-678Z"
+
+
+# --------------------------------------------------------------------------- time helpers
+
+def js_round(x: float) -> int:
+    return math.floor(x + 0.5)
+
+
+def format_time_ago(ms: int) -> str:
+    """The reference's `formatTimeAgo` (used only to choose ages away from rounding edges)."""
+    if ms < 0:
+        return "unknown"
+    minutes = js_round(js_round(ms / 1000) / 60)
+    if minutes < 1:
+        return "just now"
+    if minutes < 60:
+        return f"{minutes}m ago"
+    hours = js_round(minutes / 60)
+    if hours < 48:
+        return f"{hours}h ago"
+    return f"{js_round(hours / 24)}d ago"
+
+
+def parse_duration_ms(value: Any, default_unit: str = "d") -> int | None:
+    """Enough of the reference duration grammar to know the cutoffs a config implies."""
+    if value is None or value is False:
+        return None
+    text = str(value).strip().lower()
+    units = {"ms": 1, "s": SEC, "m": MIN, "h": HOUR, "d": DAY}
+    single = re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s|m|h|d)?", text)
+    if single:
+        return round(float(single.group(1)) * units[single.group(2) or default_unit])
+    parts = re.findall(r"(\d+(?:\.\d+)?)(ms|s|m|h|d)", text)
+    if parts and "".join(a + b for a, b in parts) == text:
+        return round(sum(float(a) * units[b] for a, b in parts))
+    return None
+
+
+class Ages:
+    """Chooses ages that no run-to-run delay can push across a rounding or cutoff edge."""
+
+    def __init__(self, rng: random.Random, cutoffs: list[int]):
+        self.rng = rng
+        self.cutoffs = sorted({c for c in cutoffs if c and c > 0})
+        self.used_file_ages: set[int] = set()
+
+    def safe(self, age: int) -> bool:
+        if age < 0:
+            return age <= -10 * MIN
+        slack = DISPLAY_SLACK_FINE if age < 55 * MIN else DISPLAY_SLACK_COARSE
+        if format_time_ago(age) != format_time_ago(age + slack):
+            return False
+        for cutoff in self.cutoffs:
+            margin = min(CUTOFF_MARGIN, int(cutoff * 0.4))
+            if abs(age - cutoff) < margin:
+                return False
+        return True
+
+    def _raw(self, lo: int, hi: int) -> int:
+        span = self.rng.uniform(math.log(max(lo, 1)), math.log(max(hi, lo + 1)))
+        age = int(math.exp(span))
+        if age < HOUR:
+            return (age // MIN) * MIN
+        if age < 2 * DAY:
+            return (age // HOUR) * HOUR + self.rng.randint(0, 20) * MIN
+        return (age // DAY) * DAY + self.rng.randint(0, 9) * HOUR + self.rng.randint(0, 59) * MIN
+
+    def between(self, lo: int, hi: int) -> int:
+        for _ in range(200):
+            age = self._raw(lo, hi)
+            if lo <= age <= hi and self.safe(age):
+                return age
+        for age in range(lo - lo % MIN, hi + 1, MIN):
+            if self.safe(age):
+                return age
+        raise ValueError(f"no safe age in [{lo}, {hi}]")
+
+    def near(self, cutoff: int, above: bool) -> int:
+        """An age a little above (older than) or below (younger than) a cutoff."""
+        for _ in range(200):
+            delta = self.rng.choice([10 * MIN, 20 * MIN, HOUR, 3 * HOUR, 11 * HOUR])
+            age = cutoff + delta if above else cutoff - delta
+            age -= age % MIN
+            if age >= 0 and self.safe(age):
+                return age
+        return self.between(cutoff * 2, cutoff * 3) if above else self.between(0, max(MIN, cutoff // 2))
+
+    def unique_file_age(self, age: int) -> int:
+        """File mtimes are kept distinct so 'oldest first' orders never depend on ties."""
+        candidate = age
+        while candidate in self.used_file_ages or not self.safe(candidate):
+            candidate += 1_117
+        self.used_file_ages.add(candidate)
+        return candidate
+
+
+# --------------------------------------------------------------------------- small builders
+
+def make_uuid(rng: random.Random, version: int = 4) -> str:
+    return str(uuid.UUID(int=rng.getrandbits(128), version=version))
+
+
+def header_line(sid: str, age: int) -> str:
+    return json.dumps({"type": "session", "version": 3, "id": sid, "timestamp": f"@ISO({age})@",
+                       "cwd": "@HOME@/work"}, ensure_ascii=False)
+
+
+def message_line(i: int, role: str, text: str, age: int) -> str:
+    return json.dumps({"type": "message", "id": f"m{i:04d}", "parentId": f"m{i - 1:04d}" if i else None,
+                       "timestamp": f"@ISO({age})@",
+                       "message": {"role": role, "content": [{"type": "text", "text": text}]}},
+                      ensure_ascii=False)
+
+
+def custom_line(i: int, payload: str) -> str:
+    return json.dumps({"type": "custom", "id": f"c{i:04d}", "customType": "note", "data": payload},
+                      ensure_ascii=False)
+
+
+def transcript_text(kind: str, sid: str, age: int, rng: random.Random) -> str:
+    """Transcript contents by variant (see spec §4.1 'No message records')."""
+    head = header_line(sid, age)
+    if kind == "messages":
+        n = rng.randint(1, 4)
+        lines = [head] + [message_line(i, "user" if i % 2 == 0 else "assistant",
+                                       rng.choice(["hi", "hello there", "ça va ?", "🎉 done", "ok"]),
+                                       age) for i in range(n)]
+        return "\n".join(lines) + "\n"
+    if kind == "header-only":
+        return head + "\n"
+    if kind == "empty":
+        return ""
+    if kind == "blank-lines":
+        return "\n  \n\n"
+    if kind == "small-no-message":
+        return "\n".join([head, custom_line(1, "x"), json.dumps({"type": "compaction", "id": "k1"})]) + "\n"
+    if kind == "role-only":
+        return head + "\n" + json.dumps({"role": "assistant", "content": "bare role record"}) + "\n"
+    if kind == "message-role-only":
+        return head + "\n" + json.dumps({"message": {"role": "toolResult", "content": "r"}}) + "\n"
+    if kind == "typed-role":
+        return head + "\n" + json.dumps({"type": "custom", "role": "user", "message": {"role": "user"}}) + "\n"
+    if kind == "unknown-role":
+        return head + "\n" + json.dumps({"role": "narrator", "content": "no"}) + "\n"
+    if kind == "crlf":
+        return head + "\r\n" + message_line(0, "user", "crlf", age) + "\r\n"
+    if kind == "unparseable":
+        return head + "\n{not json at all\n"
+    if kind == "large-no-message":
+        lines = [head]
+        i = 0
+        while sum(len(x) + 1 for x in lines) <= 4300:
+            i += 1
+            lines.append(custom_line(i, "padding " * 12))
+        return "\n".join(lines) + "\n"
+    raise ValueError(kind)
+
+
+def exact_size_no_message(sid: str, age: int, size: int) -> str:
+    """A message-free transcript of exactly ``size`` bytes (after placeholder expansion)."""
+    head = header_line(sid, age)
+    # header expands @ISO(..)@ to a 24-char ISO string and @HOME@ to an unknown path, so use
+    # a header without placeholders here.
+    head = json.dumps({"type": "session", "version": 3, "id": sid, "timestamp": "2026-01-01T00:00:00.000Z",
+                       "cwd": "/work"})
+    body = head + "\n"
+    filler_len = size - len(body.encode()) - len(custom_line(1, "").encode()) - 1
+    if filler_len < 0:
+        return body
+    return body + custom_line(1, "x" * filler_len) + "\n"
+
+
+def sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def skills_prompt(rng: random.Random, n: int = 700) -> str:
+    words = ["skill", "browser", "canvas", "weather", "tmux", "notion", "éàü", "日本", "🎉"]
+    out = []
+    while len("".join(out)) < n:
+        out.append(rng.choice(words) + " ")
+    return "".join(out)
+
+
+def normalize_agent_id(raw: str) -> str:
+    raw = raw.strip()
+    if not raw:
+        return "main"
+    if re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", raw, re.I):
+        return raw.lower()
+    out = re.sub(r"[^a-z0-9_-]+", "-", raw.lower()).strip("-")[:64]
+    return out or "main"
+
+
+def to_json5(value: Any, indent: int = 0) -> str:
+    """A JSON5 rendering with comments, unquoted keys and trailing commas."""
+    pad = "  " * indent
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        parts = []
+        for k, v in value.items():
+            key = k if re.fullmatch(r"[A-Za-z_$][A-Za-z0-9_$]*", k) else json.dumps(k)
+            parts.append(f"{pad}  {key}: {to_json5(v, indent + 1)},")
+        return "{\n" + "\n".join(parts) + f"\n{pad}}}"
+    if isinstance(value, list):
+        if not value:
+            return "[]"
+        return "[" + ", ".join(to_json5(v, indent + 1) for v in value) + ",]"
+    if isinstance(value, str):
+        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    return json.dumps(value)
+
+
+# --------------------------------------------------------------------------- key kinds
+
+KEY_KINDS: dict[str, float] = {
+    "main": 3, "direct-per-peer": 5, "direct-per-channel-peer": 5, "direct-per-account-channel-peer": 3,
+    "group": 4, "channel": 3, "room": 2, "thread": 3, "telegram-topic": 2, "cron": 2, "cron-run": 3,
+    "hook": 2, "subagent": 3, "subagent-nested": 1, "subagent-raw": 1, "acp": 2, "acp-raw": 1,
+    "acp-bridge": 1, "node": 1, "heartbeat": 2, "explicit": 2, "model-run": 3, "model-run-near-miss": 2,
+    "unscoped": 3, "uppercase": 2, "whitespace": 1, "signal-group": 1, "matrix-room": 1,
+    "dashboard": 1, "global": 1, "long": 2,
+}
+
+
+def make_key(kind: str, agent: str, rng: random.Random) -> str:
+    a = agent
+    ch = rng.choice(CHANNELS)
+    peer = rng.choice(PEERS).lower()
+    ident = rng.choice(["123", "-100200300", "C0ABC", "g-77", "room9", "x"]) + str(rng.randint(0, 99))
+    u = make_uuid(rng)
+    if kind == "main":
+        return f"agent:{a}:main"
+    if kind == "direct-per-peer":
+        return f"agent:{a}:direct:{peer}{rng.randint(0, 9)}"
+    if kind == "direct-per-channel-peer":
+        return f"agent:{a}:{ch}:direct:{peer}{rng.randint(0, 9)}"
+    if kind == "direct-per-account-channel-peer":
+        return f"agent:{a}:{ch}:{rng.choice(['default', 'acct1', 'biz'])}:direct:{peer}{rng.randint(0, 9)}"
+    if kind == "group":
+        return f"agent:{a}:{ch}:group:{ident}"
+    if kind == "channel":
+        return f"agent:{a}:{ch}:channel:{ident}"
+    if kind == "room":
+        return f"agent:{a}:{rng.choice(['discord', 'slack'])}:room:{ident}"
+    if kind == "thread":
+        base = rng.choice([f"{ch}:channel:{ident}", f"{ch}:group:{ident}", f"{ch}:direct:{peer}",
+                           f"direct:{peer}"])
+        tid = rng.choice(["1700000000.123", "42", "t-abc", " "])
+        return f"agent:{a}:{base}:thread:{tid}"
+    if kind == "telegram-topic":
+        kind2 = rng.choice(["group", "channel", "direct", "dm"])
+        return f"agent:{a}:telegram:{kind2}:-100{rng.randint(100, 999)}:topic:{rng.randint(1, 99)}"
+    if kind == "cron":
+        return f"agent:{a}:cron:job-{rng.randint(1, 20)}"
+    if kind == "cron-run":
+        return f"agent:{a}:cron:job-{rng.randint(1, 20)}:run:{u}"
+    if kind == "hook":
+        return f"agent:{a}:hook:{u}"
+    if kind == "subagent":
+        return f"agent:{a}:subagent:{u}"
+    if kind == "subagent-nested":
+        return f"agent:{a}:subagent:{u}:subagent:{make_uuid(rng)}"
+    if kind == "subagent-raw":
+        return f"subagent:{u}"
+    if kind == "acp":
+        return f"agent:{a}:acp:{rng.choice(['codex', 'claude'])}:{u[:8]}"
+    if kind == "acp-raw":
+        return f"acp:{u[:13]}"
+    if kind == "acp-bridge":
+        return f"agent:{a}:acp-bridge:{u[:8]}"
+    if kind == "node":
+        return f"agent:{a}:node:{rng.choice(['mac-mini', 'pi', 'phone'])}"
+    if kind == "heartbeat":
+        return rng.choice([f"agent:{a}:heartbeat", f"agent:{a}:{ch}:heartbeat",
+                           f"agent:{a}:{ch}:heartbeat:{ident}"])
+    if kind == "explicit":
+        return f"agent:{a}:explicit:{rng.choice(['s-' + u[:6], u])}"
+    if kind == "model-run":
+        key = f"agent:{a}:explicit:model-run-{u}"
+        return key.upper().replace("AGENT:", "Agent:") if rng.random() < 0.2 else key
+    if kind == "model-run-near-miss":
+        return rng.choice([
+            f"agent:{a}:explicit:model-runner-{u}",
+            f"agent:{a}:explicit:model-run-not-a-uuid",
+            f" agent:{a}:explicit:model-run-{u}",
+            f"agent:{a}:extra:explicit:model-run-{u}",
+            f"agent:model-run-foo:explicit:model-run-{u}",
+            f"agent:{a}:explicit:model-run-{u}-x",
+        ])
+    if kind == "unscoped":
+        return rng.choice([f"telegram:group:{ident}", f"discord:channel:{ident}", "main", f"cron:job{ident}",
+                           f"hook:{u}", "legacy-session", f"whatsapp:direct:{peer}",
+                           f"slack:channel:{ident}:thread:99"])
+    if kind == "uppercase":
+        return rng.choice([f"agent:{a}:Slack:Channel:C{ident.upper()}", f"Agent:{a.upper()}:Direct:{peer.upper()}",
+                           f"agent:{a}:Telegram:Group:{ident}", f"AGENT:{a}:MAIN"])
+    if kind == "whitespace":
+        return rng.choice([f" agent:{a}:direct:{peer} ", f"agent:{a}:main\t", f"  agent:{a}:discord:group:{ident}"])
+    if kind == "signal-group":
+        return f"agent:{a}:signal:group:AbC{rng.randint(10, 99)}dEf="
+    if kind == "matrix-room":
+        return f"agent:{a}:matrix:channel:!RoomId{rng.randint(1, 9)}:Server.org"
+    if kind == "dashboard":
+        return f"agent:{a}:dashboard:{u[:8]}"
+    if kind == "global":
+        return "global"
+    if kind == "long":
+        return rng.choice([
+            f"agent:{a}:discord:channel:{'9' * rng.randint(18, 24)}",
+            f"agent:{a}:whatsapp:direct:+4915{rng.randint(10**9, 10**10)}",
+            f"agent:{a}:slack:channel:c0{ident}:thread:1700000000.{rng.randint(100000, 999999)}",
+            f"agent:{a}:explicit:ünïcödé-sëssion-{rng.randint(10, 99)}",
+            f"agent:{a}:webchat:direct:user-🎉-{rng.randint(1000, 9999)}",
+        ])
+    raise ValueError(kind)
+
+
+# --------------------------------------------------------------------------- store generation
+
+class StoreGen:
+    """Builds one sessions.json with its folder of transcripts and artifacts."""
+
+    def __init__(self, gen: "CaseGen", agent: str, store_rel: str):
+        self.gen = gen
+        self.rng = gen.rng
+        self.ages = gen.ages
+        self.agent = agent
+        self.store_rel = store_rel
+        self.dir_rel = store_rel.rsplit("/", 1)[0]
+        self.basename = store_rel.rsplit("/", 1)[1]
+        self.entries: dict[str, Any] = {}
+        self.sids: list[str] = []
+
+    # -- paths
+    def in_dir(self, name: str) -> str:
+        return f"{self.dir_rel}/{name}"
+
+    def add_file(self, rel: str, text: str = "", age: int | None = None, **extra: Any) -> None:
+        if age is None:
+            age = self.ages.between(2 * HOUR, 20 * DAY)
+        node = {"path": rel, "text": text, "age": self.ages.unique_file_age(age)}
+        node.update(extra)
+        self.gen.files.append(node)
+
+    def tag(self, *names: str) -> None:
+        self.gen.tags.update(names)
+
+    # -- ages
+    def entry_age(self) -> int | None:
+        g = self.gen
+        r = self.rng.random()
+        prune = g.prune_ms
+        if r < 0.15:
+            return self.ages.between(0, 50 * MIN)
+        if r < 0.33:
+            return self.ages.between(HOUR, min(47 * HOUR, max(HOUR, prune - HOUR)))
+        if r < 0.55:
+            return self.ages.between(2 * DAY, max(2 * DAY + HOUR, prune - HOUR)) if prune > 3 * DAY \
+                else self.ages.between(0, max(MIN, prune // 2))
+        if r < 0.65:
+            self.tag("upd:near-cutoff")
+            return self.ages.near(prune, above=self.rng.random() < 0.5)
+        if r < 0.92:
+            return self.ages.between(prune + HOUR, prune + 200 * DAY)
+        return self.ages.near(MODEL_RUN_MS, above=self.rng.random() < 0.6)
+
+    # -- sessions
+    def new_sid(self) -> str:
+        r = self.rng.random()
+        if self.sids and r < 0.08:
+            self.tag("sid:shared")
+            return self.rng.choice(self.sids)
+        if r < 0.75:
+            sid = make_uuid(self.rng)
+        elif r < 0.9:
+            sid = f"s-{self.rng.randint(1000, 9999)}{self.rng.choice(['', '.v2', '_x', '-B'])}"
+        else:
+            sid = self.rng.choice(["keep.deleted.keep", "Sess.Upper-1", "a" * 100, "x1.bak.y"])
+            sid = sid if sid not in self.sids else sid + str(self.rng.randint(0, 99))
+        self.sids.append(sid)
+        return sid
+
+    def add_entry(self, kind: str) -> None:
+        rng = self.rng
+        key = make_key(kind, self.agent, rng)
+        if key in self.entries:
+            return
+        self.tag(f"key:{kind}")
+        entry: dict[str, Any] = {}
+        age = self.entry_age()
+        sid_mode = rng.random()
+        sid: str | None = None
+        if sid_mode < 0.03:
+            self.tag("sid:absent")
+        elif sid_mode < 0.05:
+            entry["sessionId"] = rng.choice(["../escape", "a/b", "", 123, ".", "with space", "-lead"])
+            self.tag("sid:unsafe")
+        elif sid_mode < 0.07:
+            entry["sessionId"] = rng.choice([f"chat:{rng.randint(1, 99)}@host", f"x.checkpoint.{make_uuid(rng)}"])
+            self.tag("sid:not-transcript-id")
+            if rng.random() < 0.5:
+                entry["sessionFile"] = f"custom-{rng.randint(1, 999)}.jsonl"
+        else:
+            sid = self.new_sid()
+            entry["sessionId"] = f"  {sid} " if rng.random() < 0.03 else sid
+        # updatedAt
+        r = rng.random()
+        if r < 0.03:
+            self.tag("upd:missing")
+        elif r < 0.07 and self.entries:
+            prev = [e.get("updatedAt") for e in self.entries.values() if isinstance(e.get("updatedAt"), dict)]
+            entry["updatedAt"] = rng.choice(prev) if prev else {"$ago": age}
+            self.tag("upd:tie")
+        elif r < 0.08:
+            entry["updatedAt"] = 0
+            self.tag("upd:zero")
+        elif r < 0.09:
+            entry["updatedAt"] = {"$ago": -self.ages.between(DAY, 30 * DAY)}
+            self.tag("upd:future")
+        elif r < 0.10:
+            entry["updatedAt"] = rng.choice(["yesterday", -5, None, 1.5])
+            self.tag("upd:invalid")
+        else:
+            entry["updatedAt"] = {"$ago": age}
+        self.decorate(entry, key)
+        if sid is not None:
+            self.attach_transcript(entry, sid, age if age is not None else DAY)
+        self.entries[key] = entry
+
+    def decorate(self, entry: dict[str, Any], key: str) -> None:
+        rng = self.rng
+        r = rng.random()
+        if r < 0.08:
+            entry["chatType"] = rng.choice(["group", "channel", "thread", "Group", "direct"])
+            self.tag(f"chattype:{entry['chatType'].lower()}")
+        elif r < 0.13:
+            entry["origin"] = {"provider": rng.choice(CHANNELS), "chatType": rng.choice(["channel", "GROUP", "direct"])}
+            self.tag("chattype:origin")
+        if rng.random() < 0.45:
+            label = rng.choice(LABELS)
+            entry["label"] = label
+            self.tag("label:" + ("non-string" if not isinstance(label, str) else
+                                 "empty" if not label.strip() else
+                                 "ansi" if "\u001b" in label else
+                                 "control" if re.search(r"[\x00-\x1f\x7f-\x9f]", label) else
+                                 "non-ascii" if not label.isascii() else "plain"))
+        if rng.random() < 0.35:
+            model = rng.choice(MODELS)
+            entry.update(model)
+            self.tag("model:" + ("override" if "modelOverride" in model else "model"))
+        if rng.random() < 0.25:
+            for name in rng.sample(list(FLAG_FIELDS), rng.randint(1, 5)):
+                entry[name] = rng.choice(FLAG_FIELDS[name])
+                self.tag(f"flag:{name}")
+        if rng.random() < 0.15:
+            ch = rng.choice(CHANNELS)
+            variant = rng.randint(0, 4)
+            if variant == 0:
+                entry.update({"channel": ch, "lastChannel": ch, "lastTo": f"{ch}:{rng.randint(1, 99)}"})
+            elif variant == 1:
+                entry["deliveryContext"] = {"channel": ch, "to": f"user:{rng.randint(1, 99)}"}
+            elif variant == 2:
+                entry.update({"provider": ch, "lastProvider": ch})
+                self.tag("legacy:provider")
+            elif variant == 3:
+                entry["room"] = f"#room{rng.randint(1, 9)}"
+                self.tag("legacy:room")
+            else:
+                entry["route"] = {"channel": ch}
+                entry["deliveryContext"] = {"channel": ch}
+                entry["lastChannel"] = ch
+            self.tag("delivery")
+        if rng.random() < 0.2:
+            entry.update({"status": rng.choice(["done", "running"]), "totalTokens": rng.randint(0, 90000),
+                          "totalTokensFresh": True, "compactionCount": rng.randint(0, 3)})
+            if rng.random() < 0.3:
+                entry["archivedAt"] = {"$ago": self.ages.between(HOUR, 10 * DAY)}
+                entry["pinnedAt"] = {"$ago": self.ages.between(HOUR, 10 * DAY)}
+        if rng.random() < 0.06:
+            self.add_skills(entry)
+
+    def add_skills(self, entry: dict[str, Any]) -> None:
+        rng = self.rng
+        prompt = skills_prompt(rng, rng.choice([600, 1500, 300]))
+        snapshot: dict[str, Any] = {"skills": [{"name": "weather"}, {"name": "tmux"}], "version": 1}
+        mode = rng.random()
+        if mode < 0.4 or len(prompt) < 512:
+            snapshot["prompt"] = prompt
+            if rng.random() < 0.3:
+                snapshot["resolvedSkills"] = [{"name": "weather", "path": "/x"}]
+            self.tag("skills:inline")
+        else:
+            digest = sha256_hex(prompt)
+            snapshot["promptRef"] = {"version": 1, "algorithm": "sha256", "hash": digest,
+                                     "bytes": len(prompt.encode("utf-8"))}
+            if mode < 0.85:
+                self.add_file(self.in_dir(f"skills-prompts/sha256/{digest[:2]}/{digest}.txt"), prompt,
+                              age=self.ages.between(10 * MIN, 40 * DAY), mode="600")
+                self.tag("skills:ref", "art:prompt-blob-referenced")
+            else:
+                self.tag("skills:ref-missing")
+        entry["skillsSnapshot"] = snapshot
+
+    def attach_transcript(self, entry: dict[str, Any], sid: str, age: int) -> None:
+        rng = self.rng
+        g = self.gen
+        file_age = max(0, age) + rng.choice([0, MIN, 7 * MIN, HOUR])
+        variant = rng.random()
+        name = f"{sid}.jsonl"
+        target_rel: str | None = self.in_dir(name)
+        if variant < 0.35:
+            self.tag("sf:absent")
+        elif variant < 0.45:
+            entry["sessionFile"] = name
+            self.tag("sf:relative")
+        elif variant < 0.62:
+            entry["sessionFile"] = f"@HOME@/{self.dir_rel}/{name}"
+            self.tag("sf:absolute-inside")
+        elif variant < 0.67:
+            topic = rng.choice([7, 42])
+            name = f"{sid}-topic-{topic}.jsonl"
+            entry["sessionFile"] = rng.choice([name, f"@HOME@/{self.dir_rel}/{name}"])
+            target_rel = self.in_dir(name)
+            self.tag("sf:topic")
+        elif variant < 0.71:
+            entry["sessionFile"] = f"@HOME@/elsewhere/{self.agent}/{name}"
+            target_rel = f"elsewhere/{self.agent}/{name}"
+            self.tag("sf:outside")
+        elif variant < 0.74:
+            other = "sibling" if self.agent != "sibling" else "other"
+            entry["sessionFile"] = f"@HOME@/{STATE}/agents/{other}/sessions/{name}"
+            target_rel = f"{STATE}/agents/{other}/sessions/{name}"
+            self.tag("sf:sibling-agent")
+        elif variant < 0.78:
+            entry["sessionFile"] = rng.choice([f"sub/../{name}", f"../sessions/{name}", f"../../{name}",
+                                               f"..{name}", f"./{name}"])
+            if entry["sessionFile"] == f"../../{name}":
+                target_rel = None
+            elif entry["sessionFile"] == f"..{name}":
+                target_rel = self.in_dir(f"..{name}")
+            self.tag("sf:dotdot")
+        elif variant < 0.84:
+            stale = make_uuid(rng)
+            entry["sessionFile"] = rng.choice([f"@HOME@/{self.dir_rel}/{stale}.jsonl", f"{stale}.jsonl",
+                                               f"{FIXED_FORK_STAMP}_{stale}.jsonl", f"{stale}-topic-3.jsonl"])
+            self.tag("sf:stale-generated")
+            stale_name = entry["sessionFile"].rsplit("/", 1)[-1]
+            if rng.random() < 0.5:
+                self.add_file(self.in_dir(stale_name), transcript_text(
+                    rng.choice(["messages", "header-only"]), stale, file_age, rng),
+                    age=file_age + 2 * MIN)
+        elif variant < 0.87:
+            entry["sessionFile"] = f"{FIXED_FORK_STAMP}_{sid}.jsonl"
+            target_rel = self.in_dir(entry["sessionFile"])
+            self.tag("sf:fork")
+        elif variant < 0.90:
+            entry["sessionFile"] = rng.choice(["", "   ", 42, f" {name} "])
+            self.tag("sf:odd")
+        else:
+            entry["sessionFile"] = f"@HOME@/{self.dir_rel}/{name}"
+            self.tag("sf:absolute-inside")
+        # transcript content
+        r = rng.random()
+        if target_rel is None or r < 0.10:
+            self.tag("tr:missing")
+            return
+        if r < 0.80:
+            kind = "messages"
+        else:
+            kind = rng.choice(["header-only", "empty", "blank-lines", "small-no-message", "role-only",
+                               "message-role-only", "typed-role", "unknown-role", "crlf", "unparseable",
+                               "large-no-message", "directory", "exact-4096", "exact-4097"])
+        self.tag(f"tr:{kind}")
+        if any(n.get("path") == target_rel for n in g.files):
+            return
+        if kind == "directory":
+            g.files.append({"path": target_rel, "dir": True})
+        elif kind.startswith("exact-"):
+            self.add_file(target_rel, exact_size_no_message(sid, file_age, int(kind[6:])), age=file_age)
+        else:
+            self.add_file(target_rel, transcript_text(kind, sid, file_age, rng), age=file_age)
+        if target_rel.startswith(self.dir_rel + "/") and rng.random() < 0.12:
+            base = target_rel[: -len(".jsonl")] if target_rel.endswith(".jsonl") else target_rel
+            self.add_file(base + ".trajectory.jsonl", json.dumps(
+                {"traceSchema": "openclaw-trajectory", "schemaVersion": 1, "source": "runtime",
+                 "sessionId": sid}) + "\n", age=file_age)
+            self.tag("art:trajectory-sidecar")
+            if rng.random() < 0.5:
+                runtime = rng.choice([f"@HOME@/{base}.trajectory.jsonl", f"@HOME@/{self.dir_rel}/traj/{sid}.jsonl",
+                                      f"@HOME@/traces/{sid}.other.jsonl"])
+                self.add_file(base + ".trajectory-path.json", json.dumps(
+                    {"traceSchema": "openclaw-trajectory-pointer", "schemaVersion": 1, "sessionId": sid,
+                     "runtimeFile": runtime}), age=file_age)
+                if "/traj/" in runtime or "/traces/" in runtime:
+                    self.add_file(runtime.replace("@HOME@/", ""), json.dumps(
+                        {"traceSchema": "openclaw-trajectory", "schemaVersion": 1, "source": "runtime",
+                         "sessionId": sid}) + "\n", age=file_age)
+                self.tag("art:trajectory-pointer")
+        if rng.random() < 0.06:
+            self.add_file(target_rel + ".lock", json.dumps({"pid": 999999, "createdAt": f"@ISO({file_age})@",
+                                                             "maxHoldMs": 300000}), age=file_age)
+            self.tag("art:lock")
+        if rng.random() < 0.05 and sid:
+            cp = f"{sid}.checkpoint.{make_uuid(rng)}.jsonl"
+            self.add_file(self.in_dir(cp), transcript_text("messages", sid, file_age, rng), age=file_age)
+            entry["compactionCheckpoints"] = [{
+                "checkpointId": make_uuid(rng), "sessionKey": "k", "sessionId": sid,
+                "createdAt": {"$ago": file_age}, "reason": "manual",
+                "preCompaction": {"sessionId": sid, "sessionFile": f"@HOME@/{self.dir_rel}/{cp}"},
+                "postCompaction": {"sessionId": sid, "sessionFile": f"@HOME@/{target_rel}"},
+            }]
+            self.tag("art:checkpoint-referenced")
+
+    # -- folder-level artifacts
+    def add_artifacts(self) -> None:
+        rng = self.rng
+        g = self.gen
+        prune = g.prune_ms
+        reset = g.reset_ms
+        p = g.artifact_density
+
+        def old() -> int:
+            return self.ages.between(prune + HOUR, prune + 90 * DAY)
+
+        def young() -> int:
+            return self.ages.between(10 * MIN, max(20 * MIN, prune - HOUR))
+
+        if rng.random() < p:
+            for _ in range(rng.randint(1, 3)):
+                sid = make_uuid(rng)
+                is_old = rng.random() < 0.5
+                self.add_file(self.in_dir(f"{sid}.jsonl"), transcript_text("messages", sid, 0, rng),
+                              age=old() if is_old else young())
+                self.tag("art:orphan-old" if is_old else "art:orphan-young")
+        if rng.random() < p:
+            for _ in range(rng.randint(1, 3)):
+                is_old = rng.random() < 0.5
+                ts_age = old() if is_old else young()
+                name = f"{rng.choice(self.sids or [make_uuid(rng)])}.jsonl.deleted.@TS({ts_age})@"
+                self.add_file(self.in_dir(name), "{}\n" * rng.randint(1, 30), age=self.ages.between(MIN * 10, 90 * DAY))
+                self.tag("art:deleted-old" if is_old else "art:deleted-new")
+        if rng.random() < p:
+            for _ in range(rng.randint(1, 2)):
+                limit = reset if reset is not None else prune
+                is_old = rng.random() < 0.5
+                ts_age = self.ages.between(limit + HOUR, limit + 60 * DAY) if is_old \
+                    else self.ages.between(10 * MIN, max(20 * MIN, limit - HOUR))
+                self.add_file(self.in_dir(f"{make_uuid(rng)}.jsonl.reset.@TS({ts_age})@"), "{}\n" * 5, age=old())
+                self.tag("art:reset-old" if is_old else "art:reset-new")
+        if rng.random() < p * 0.6:
+            self.add_file(self.in_dir(f"{make_uuid(rng)}.jsonl.bak.@TS({old()})@"), "bak\n" * 20, age=old())
+            self.tag("art:bak")
+        if rng.random() < p * 0.5 and self.basename == "sessions.json":
+            self.add_file(self.in_dir(f"sessions.json.bak.@MS({old()})@"), "{}", age=old())
+            self.tag("art:legacy-bak")
+        if rng.random() < p * 0.4:
+            cp = f"{make_uuid(rng)}.checkpoint.{make_uuid(rng)}.jsonl"
+            self.add_file(self.in_dir(cp), "{}\n", age=rng.choice([old(), young()]))
+            self.tag("art:checkpoint-unreferenced")
+            if rng.random() < 0.3:
+                self.add_file(self.in_dir(f"x.checkpoint.not-a-uuid.jsonl"), "{}\n", age=old())
+        if rng.random() < p * 0.5:
+            stem = make_uuid(rng)
+            self.add_file(self.in_dir(f"{stem}.trajectory.jsonl"), "{}\n", age=rng.choice([old(), young()]))
+            self.add_file(self.in_dir(f"{stem}.trajectory-path.json"), "{}", age=rng.choice([old(), young()]))
+            self.tag("art:trajectory-orphan")
+        if rng.random() < p:
+            fresh = rng.random() < 0.5
+            pid = rng.choice(["", f"{rng.randint(100, 99999)}."])
+            uid = make_uuid(rng)
+            uid = uid.upper() if rng.random() < 0.2 else uid
+            self.add_file(self.in_dir(f"{self.basename}.{pid}{uid}.tmp"), "{\"partial\":",
+                          age=self.ages.between(MIN, 3 * MIN) if fresh else self.ages.between(8 * MIN, 30 * DAY))
+            self.tag("art:store-temp-fresh" if fresh else "art:store-temp-stale")
+        if rng.random() < p * 0.6:
+            text = skills_prompt(rng, 600)
+            digest = sha256_hex(text)
+            is_old = rng.random() < 0.6
+            self.add_file(self.in_dir(f"skills-prompts/sha256/{digest[:2]}/{digest}.txt"), text,
+                          age=self.ages.between(max(prune, TEMP_STALE_MS) + HOUR, prune + 60 * DAY) if is_old
+                          else self.ages.between(MIN, 3 * MIN), mode="600")
+            self.tag("art:prompt-blob-unreferenced")
+            if rng.random() < 0.5:
+                fresh = rng.random() < 0.5
+                self.add_file(self.in_dir(f"skills-prompts/sha256/{digest[:2]}/{digest}.txt.{rng.randint(10, 9999)}."
+                                          f"{make_uuid(rng)}.tmp"), text[:100],
+                              age=self.ages.between(MIN, 3 * MIN) if fresh else self.ages.between(8 * MIN, 9 * DAY))
+                self.tag("art:blob-temp")
+        if rng.random() < p * 0.4:
+            sid = rng.choice(self.sids or ["nosid"])
+            self.add_file(self.in_dir(f"{sid}.jsonl.compact.{make_uuid(rng)}.tmp"), "partial\n", age=old())
+            self.tag("art:compact-tmp")
+        if rng.random() < p * 0.4:
+            self.add_file(self.in_dir(rng.choice(["notes.txt", "README", ".DS_Store", "keep.deleted.keep.jsonl",
+                                                  "x.jsonl.deleted.2026-13-99", "sessions.json.bak",
+                                                  "sessions.jsonl"])), "unknown\n",
+                          age=rng.choice([old(), young()]))
+            self.tag("art:unknown")
+        if rng.random() < p * 0.3:
+            self.add_file(self.in_dir(f"subdir/{make_uuid(rng)}.jsonl"), "{}\n", age=old())
+            self.tag("art:subdir")
+        if rng.random() < p * 0.3:
+            choice = rng.randint(0, 2)
+            if choice == 0 and self.sids:
+                g.files.append({"path": self.in_dir(f"link-{rng.randint(1, 99)}.jsonl"),
+                                "symlink": f"{rng.choice(self.sids)}.jsonl"})
+            elif choice == 1:
+                g.files.append({"path": self.in_dir(f"{make_uuid(rng)}.jsonl"), "symlink": "@HOME@/elsewhere/target.jsonl"})
+                if not any(n["path"] == "elsewhere/target.jsonl" for n in g.files):
+                    self.add_file("elsewhere/target.jsonl", "{}\n", age=old())
+            else:
+                g.files.append({"path": self.in_dir(f"dangling-{rng.randint(1, 99)}.jsonl"), "symlink": "nowhere.jsonl"})
+            self.tag("art:symlink")
+
+    def store_node(self) -> dict[str, Any]:
+        rng = self.rng
+        r = rng.random()
+        node: dict[str, Any] = {"path": self.store_rel, "role": "store",
+                                "age": self.ages.unique_file_age(self.ages.between(MIN, 2 * DAY))}
+        if r < 0.02:
+            node["text"] = rng.choice(["{not json", "", "[]", "null", "\"str\""])
+            self.tag("store:corrupt")
+        else:
+            node["json"] = self.entries
+            node["style"] = rng.choice(["pretty", "pretty", "compact", "pretty-nl", "spaced"])
+            if rng.random() < 0.15:
+                node["mode"] = "600"
+        return node
+
+
+# --------------------------------------------------------------------------- case generation
+
+class CaseGen:
+    def __init__(self, seed: int):
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.files: list[dict[str, Any]] = []
+        self.tags: set[str] = set()
+        self.config: dict[str, Any] = {}
+        self.env: dict[str, str | None] = {}
+        self.prune_ms = DEFAULT_PRUNE_MS
+        self.reset_ms: int | None = DEFAULT_PRUNE_MS
+        self.artifact_density = 0.35
+        self.expect_error = False
+
+    # -- config
+    def choose_maintenance(self) -> dict[str, Any]:
+        rng = self.rng
+        m: dict[str, Any] = {}
+        r = rng.random()
+        if r < 0.3:
+            m["mode"] = "warn"
+            self.tags.add("cfg:mode-warn")
+        elif r < 0.5:
+            m["mode"] = "enforce"
+            self.tags.add("cfg:mode-enforce")
+        r = rng.random()
+        if r < 0.35:
+            m["pruneAfter"] = rng.choice(["7d", "14d", "3d", "36h", "2d", "90d", "1.5d", "48h", "10d", "1d12h"])
+            self.tags.add("cfg:pruneAfter-string")
+        elif r < 0.5:
+            m["pruneAfter"] = rng.choice([7, 14, 3, 2])
+            self.tags.add("cfg:pruneAfter-number")
+        elif r < 0.58:
+            m["pruneDays"] = rng.choice([5, 9, 20])
+            self.tags.add("cfg:pruneDays")
+        self.prune_ms = parse_duration_ms(m.get("pruneAfter", m.get("pruneDays"))) or DEFAULT_PRUNE_MS
+        r = rng.random()
+        if r < 0.15:
+            m["resetArchiveRetention"] = False
+            self.reset_ms = None
+            self.tags.add("cfg:resetArchiveRetention-false")
+        elif r < 0.35:
+            m["resetArchiveRetention"] = rng.choice(["1d", "3d", "10d", 2, "12h"])
+            self.reset_ms = parse_duration_ms(m["resetArchiveRetention"])
+            self.tags.add("cfg:resetArchiveRetention")
+        else:
+            self.reset_ms = self.prune_ms
+        return m
+
+    def cutoffs(self) -> list[int]:
+        return [self.prune_ms, MODEL_RUN_MS, TEMP_STALE_MS, self.reset_ms or 0, max(self.prune_ms, TEMP_STALE_MS)]
+
+    def generate(self) -> Case:
+        rng = self.rng
+        maintenance = self.choose_maintenance()
+        self.ages = Ages(rng, self.cutoffs())
+        session: dict[str, Any] = {}
+        agents_cfg: dict[str, Any] | None = None
+        agent_ids = ["main"]
+        default_agent = "main"
+        if rng.random() < 0.3:
+            pool = ["main", "work", "Ops Team", "research", "Coder"]
+            chosen = rng.sample(pool, rng.randint(1, 3))
+            lst: list[dict[str, Any]] = []
+            for i, raw in enumerate(chosen):
+                item: dict[str, Any] = {"id": raw}
+                if rng.random() < 0.3:
+                    item["model"] = rng.choice(["openai/gpt-4.1", {"primary": "anthropic/claude-opus-4"}, "mistral-large"])
+                lst.append(item)
+            if len(lst) > 1 and rng.random() < 0.5:
+                rng.choice(lst)["default"] = True
+                self.tags.add("cfg:agents-default")
+            agents_cfg = {"list": lst}
+            if rng.random() < 0.3:
+                agents_cfg["defaults"] = {"model": rng.choice(["google/gemini-2.5-pro", {"primary": "xai/grok-4"}])}
+            agent_ids = [normalize_agent_id(a["id"]) for a in lst]
+            defaults = [a for a in lst if a.get("default")]
+            default_agent = normalize_agent_id((defaults[0] if defaults else lst[0])["id"])
+            self.tags.add("cfg:agents-list")
+        acp_ids: list[str] = []
+        if rng.random() < 0.12:
+            self.config["acp"] = {"defaultAgent": "claude", "allowedAgents": rng.choice([["gemini", "*"], ["codex"]])}
+            acp_ids = ["claude"] + [a for a in self.config["acp"]["allowedAgents"] if a != "*"]
+            self.tags.add("cfg:acp")
+        if rng.random() < 0.3:
+            session["dmScope"] = rng.choice(["main", "per-peer", "per-channel-peer", "per-account-channel-peer"])
+            self.tags.add(f"cfg:dmScope-{session['dmScope']}")
+        store_template: str | None = None
+        r = rng.random()
+        if r < 0.12:
+            store_template = rng.choice(["~/.openclaw/stores/{agentId}/sessions.json",
+                                         "@HOME@/custom/{agentId}/sessions.json",
+                                         "~/.openclaw/agents/{agentId}/sessions/sessions.json"])
+            self.tags.add("cfg:store-template")
+        elif r < 0.17:
+            store_template = "~/.openclaw/shared/sessions.json"
+            self.tags.add("cfg:store-shared")
+        if store_template:
+            session["store"] = store_template
+
+        # maxEntries / budgets are decided after the sizes are known
+        target = rng.choices(["store", "default", "agent", "all-agents", "parent"], [50, 15, 12, 13, 10])[0]
+        if target == "all-agents":
+            stores_for = list(dict.fromkeys(agent_ids + [normalize_agent_id(a) for a in acp_ids]))
+        else:
+            stores_for = [default_agent]
+        chosen_agent = default_agent
+        if target == "agent" or (target == "parent" and rng.random() < 0.5):
+            chosen_agent = rng.choice(agent_ids)
+            stores_for = [chosen_agent]
+
+        def store_rel_for(agent: str) -> str:
+            if store_template:
+                path = store_template.replace("{agentId}", agent)
+                return path.replace("~/", "").replace("@HOME@/", "")
+            return f"{STATE}/agents/{agent}/sessions/sessions.json"
+
+        big = rng.random() < 0.05
+        self.artifact_density = rng.choice([0.15, 0.35, 0.6, 0.9])
+        store_gens: list[StoreGen] = []
+        seen_paths: set[str] = set()
+        for agent in stores_for:
+            rel = store_rel_for(agent)
+            if rel in seen_paths:
+                continue
+            seen_paths.add(rel)
+            sg = StoreGen(self, agent, rel)
+            n = rng.randint(150, 320) if big else rng.choice([0, 2, 3, 5, 8, 10, 12, 15, 20, 25, 30]) \
+                if len(stores_for) == 1 else rng.randint(0, 10)
+            if big:
+                self.tags.add("size:large")
+                self.artifact_density = 0.15
+            kinds = list(KEY_KINDS)
+            weights = list(KEY_KINDS.values())
+            for _ in range(n):
+                sg.add_entry(rng.choices(kinds, weights)[0])
+            sg.add_artifacts()
+            store_gens.append(sg)
+        # an untargeted neighbour store that must stay untouched
+        if target in ("store", "agent") and rng.random() < 0.15:
+            other = "bystander"
+            sg = StoreGen(self, other, f"{STATE}/agents/{other}/sessions/sessions.json")
+            for _ in range(3):
+                sg.add_entry(rng.choice(["main", "direct-per-peer", "subagent"]))
+            store_gens.append(sg)
+            self.tags.add("store:bystander")
+        # legacy transcript dir (never touched unless it is the store dir)
+        if rng.random() < 0.08 and store_gens and store_gens[0].sids:
+            sid = store_gens[0].sids[0]
+            self.files.append({"path": f"{STATE}/sessions/{sid}.jsonl", "text": transcript_text("messages", sid, 0, rng),
+                               "age": self.ages.unique_file_age(self.ages.between(HOUR, 3 * DAY))})
+            self.tags.add("art:legacy-dir")
+
+        total_entries = sum(len(sg.entries) for sg in store_gens[:1])
+        r = rng.random()
+        if big:
+            maintenance["maxEntries"] = rng.choice([50, 100, 120, 200])
+            self.tags.add("cfg:maxEntries")
+        elif r < 0.35 and total_entries:
+            maintenance["maxEntries"] = max(1, rng.randint(1, max(1, total_entries)))
+            self.tags.add("cfg:maxEntries")
+            if maintenance["maxEntries"] <= 3:
+                self.tags.add("cfg:maxEntries-small")
+        if rng.random() < 0.3 and store_gens:
+            dir_rel = store_gens[0].dir_rel
+            kind = rng.random()
+            if kind < 0.6:
+                maintenance["maxDiskBytes"] = {"$bytesOf": dir_rel, "x": rng.choice([0.3, 0.5, 0.7, 0.85, 0.95, 1.5])}
+            elif kind < 0.8:
+                maintenance["maxDiskBytes"] = rng.choice(["1kb", "20kb", "1mb", 4096, "2k", "0.5kb"])
+            else:
+                maintenance["maxDiskBytes"] = 0
+            self.tags.add("cfg:maxDiskBytes")
+            if rng.random() < 0.5:
+                maintenance["highWaterBytes"] = rng.choice([{"$bytesOf": dir_rel, "x": rng.choice([0.1, 0.2, 0.4, 0.6])},
+                                                            "100mb", 1, "3kb"])
+                self.tags.add("cfg:highWaterBytes")
+        if rng.random() < 0.03:
+            maintenance["rotateBytes"] = "10mb"
+            self.tags.add("cfg:rotateBytes")
+        if maintenance:
+            session["maintenance"] = maintenance
+        if session:
+            self.config["session"] = session
+        if agents_cfg:
+            self.config["agents"] = agents_cfg
+
+        for sg in store_gens:
+            if rng.random() < 0.97:
+                self.files.insert(0, sg.store_node())
+            else:
+                self.tags.add("store:missing-file")
+
+        # --- flags
+        main_sg = store_gens[0] if store_gens else None
+        flags: list[str] = []
+        active_key: str | None = None
+        if main_sg and main_sg.entries and rng.random() < 0.3:
+            active_key = rng.choice(list(main_sg.entries))
+            r = rng.random()
+            if r < 0.2:
+                active_key = f"  {active_key.upper()}  "
+                self.tags.add("cli:active-key-variant")
+            elif r < 0.3:
+                active_key = active_key.lower()
+            flags += ["--active-key", active_key]
+            self.tags.add("cli:active-key")
+        elif rng.random() < 0.05:
+            flags += ["--active-key", "agent:main:does-not-exist"]
+            self.tags.add("cli:active-key")
+        if rng.random() < 0.3:
+            flags.append("--fix-missing")
+            self.tags.add("cli:fix-missing")
+        if rng.random() < 0.22:
+            flags.append("--fix-dm-scope")
+            self.tags.add("cli:fix-dm-scope")
+        if "--active-key" not in flags:
+            rng.shuffle(flags)
+
+        sel: list[str] = []
+        parent: list[str] = []
+        if target == "store":
+            rel = main_sg.store_rel if main_sg else f"{STATE}/agents/main/sessions/sessions.json"
+            form = rng.random()
+            sel = ["--store", f"@HOME@/{rel}" if form < 0.7 else f"~/{rel}" if form < 0.85 else rel]
+            self.tags.add("cli:store")
+        elif target == "default":
+            self.tags.add("cli:default-target")
+        elif target == "agent":
+            raw = next((a["id"] for a in (agents_cfg or {}).get("list", []) if normalize_agent_id(a["id"]) == chosen_agent),
+                       chosen_agent)
+            if rng.random() < 0.06:
+                raw, self.expect_error = "ghost", True
+                self.tags.add("cli:unknown-agent")
+            sel = ["--agent", raw]
+            self.tags.add("cli:agent")
+        elif target == "all-agents":
+            sel = ["--all-agents"]
+            self.tags.add("cli:all-agents")
+        else:
+            self.tags.add("cli:parent-option")
+            if chosen_agent != default_agent or rng.random() < 0.4:
+                raw = next((a["id"] for a in (agents_cfg or {}).get("list", []) if normalize_agent_id(a["id"]) == chosen_agent),
+                           chosen_agent)
+                parent = ["--agent", raw]
+                self.tags.add("cli:agent")
+            elif rng.random() < 0.5 and main_sg:
+                parent = ["--store", f"@HOME@/{main_sg.store_rel}"]
+                self.tags.add("cli:store")
+            else:
+                parent = ["--all-agents"]
+                self.tags.add("cli:all-agents")
+        mode_warn = maintenance.get("mode") == "warn"
+        enforce = (not mode_warn and rng.random() < 0.5) or (mode_warn and rng.random() < 0.4)
+        if enforce:
+            self.tags.add("cli:enforce")
+        apply_json = rng.random() < 0.75
+
+        def cmd(*extra: str) -> list[str]:
+            head = ["sessions", *parent]
+            return [*head, "cleanup", *extra, *sel, *flags]
+
+        runs = [cmd("--dry-run", "--json"), cmd("--dry-run"),
+                cmd(*(["--enforce"] if enforce else []), *(["--json"] if apply_json else []))]
+        if parent and rng.random() < 0.3:
+            runs[0] = ["sessions", *parent, "--json", "cleanup", "--dry-run", *sel, *flags]
+        self.tags.update({"cli:dry-run", "cli:json"})
+
+        config: dict[str, Any] | str | None = self.config
+        if rng.random() < 0.05 and not self.config:
+            config = None
+            self.tags.add("cfg:absent")
+        elif rng.random() < 0.2 and "$bytesOf" not in json.dumps(self.config):
+            config = "// generated JSON5 config\n" + to_json5(self.config) + "\n"
+            self.tags.add("cfg:json5-raw")
+        name = f"gen-{self.seed:05d}-{target}" + (f"-{len(main_sg.entries)}e" if main_sg else "")
+        return Case(name=name, files=self.files, runs=runs, config=config, env=self.env,
+                    tags=sorted(self.tags), expect_error=self.expect_error, seed=self.seed)
+
+
+def generate_case(seed: int) -> Case:
+    """A deterministic random case for ``seed``."""
+    return CaseGen(seed).generate()
+
+
+def case_seeds(base_seed: int, count: int) -> list[int]:
+    return [base_seed * 100_000 + i for i in range(count)]
+
+
+# --------------------------------------------------------------------------- coverage
+
+UUID_RE = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+REQUIRED_CATEGORIES: tuple[str, ...] = (
+    # session-key kinds (spec §2.2/§2.3)
+    "key:main", "key:direct-per-peer", "key:direct-per-channel-peer", "key:direct-per-account-channel-peer",
+    "key:group", "key:channel", "key:room", "key:thread", "key:telegram-topic", "key:cron", "key:cron-run",
+    "key:hook", "key:subagent", "key:subagent-nested", "key:acp", "key:acp-bridge", "key:node",
+    "key:heartbeat", "key:explicit", "key:model-run", "key:model-run-near-miss", "key:unscoped",
+    "key:uppercase", "key:whitespace", "key:long",
+    # protection by chatType
+    "chattype:entry", "chattype:origin",
+    # artifact families (§1.5)
+    "art:deleted-old", "art:deleted-new", "art:reset-old", "art:reset-new", "art:bak", "art:legacy-bak",
+    "art:checkpoint-referenced", "art:checkpoint-unreferenced", "art:trajectory-sidecar",
+    "art:trajectory-pointer", "art:store-temp-fresh", "art:store-temp-stale", "art:prompt-blob",
+    "art:blob-temp", "art:lock", "art:compact-tmp", "art:unknown", "art:subdir", "art:symlink",
+    # sessionFile variants
+    "sf:absent", "sf:relative", "sf:absolute-inside", "sf:topic", "sf:outside", "sf:sibling-agent",
+    "sf:dotdot", "sf:stale-generated",
+    # transcripts
+    "sid:shared", "tr:missing", "tr:header-only", "tr:empty", "tr:no-message-small", "tr:large-no-message",
+    "tr:unparseable", "tr:messages",
+    # entries
+    "upd:missing", "upd:tie", "label:control", "label:ansi", "label:non-ascii", "label:empty",
+    "label:non-string", "model:modelOverride", "model:providerOverride", "model:model",
+    *(f"flag:{name}" for name in FLAG_FIELDS if name != "runtimePolicySessionKey"),
+    # config
+    "cfg:mode-warn", "cfg:mode-enforce", "cfg:pruneAfter-string", "cfg:pruneAfter-number", "cfg:pruneDays",
+    "cfg:maxEntries", "cfg:maxEntries-below-protected", "cfg:resetArchiveRetention",
+    "cfg:resetArchiveRetention-false", "cfg:maxDiskBytes", "cfg:highWaterBytes", "budget:prompt-blob",
+    "budget:archive", "budget:orphan", "budget:entry", "cfg:dmScope", "cfg:store-template",
+    "cfg:store-shared", "cfg:agents-list", "cfg:agents-default", "cfg:acp", "cfg:json5-raw",
+    # CLI flags
+    "cli:dry-run", "cli:enforce", "cli:json", "cli:store", "cli:agent", "cli:all-agents", "cli:active-key",
+    "cli:fix-missing", "cli:fix-dm-scope", "cli:parent-option",
+    # size
+    "size:large",
+)
+
+
+def classify_key(raw: str) -> set[str]:
+    """Key kinds of a raw store key, from its shape alone."""
+    out: set[str] = set()
+    if raw != raw.strip():
+        out.add("key:whitespace")
+    if raw != raw.lower():
+        out.add("key:uppercase")
+    if len(raw) > 26:
+        out.add("key:long")
+    low = raw.strip().lower()
+    m = re.fullmatch(r"agent:([^:]+):(.+)", low)
+    rest = m.group(2) if m else low
+    if not m:
+        out.add("key:unscoped")
+    if rest == "main":
+        out.add("key:main")
+    if re.fullmatch(r"direct:[^:]+", rest):
+        out.add("key:direct-per-peer")
+    elif re.fullmatch(r"[^:]+:direct:[^:]+", rest):
+        out.add("key:direct-per-channel-peer")
+    elif re.fullmatch(r"[^:]+:[^:]+:direct:[^:]+", rest):
+        out.add("key:direct-per-account-channel-peer")
+    for kind in ("group", "channel", "room"):
+        if re.match(rf"[^:]+:{kind}:", rest):
+            out.add(f"key:{kind}")
+    if ":thread:" in rest:
+        out.add("key:thread")
+    if re.fullmatch(r"telegram:(group|channel|direct|dm):.+:topic:[^:]+", rest):
+        out.add("key:telegram-topic")
+    if rest.startswith("cron:"):
+        out.add("key:cron-run" if re.match(r"cron:[^:]+:run:[^:]+", rest) else "key:cron")
+    if rest.startswith("hook:"):
+        out.add("key:hook")
+    if rest.startswith("subagent:"):
+        out.add("key:subagent-nested" if rest.count("subagent:") > 1 else "key:subagent")
+    if rest.startswith("acp:"):
+        out.add("key:acp")
+    if rest.startswith("acp-bridge:"):
+        out.add("key:acp-bridge")
+    if rest.startswith("node:"):
+        out.add("key:node")
+    if rest == "heartbeat" or rest.endswith(":heartbeat") or ":heartbeat:" in rest:
+        out.add("key:heartbeat")
+    if rest.startswith("explicit:") and "model-run" not in rest:
+        out.add("key:explicit")
+    if "model-run" in low:
+        valid = re.fullmatch(rf"agent:([^:\s]+):explicit:model-run-{UUID_RE}", raw, re.I) is not None
+        out.add("key:model-run" if valid else "key:model-run-near-miss")
+    return out
+
+
+def is_protected_shape(raw: str, entry: Any) -> bool:
+    """Approximation of the reference's protection rule (for coverage accounting only)."""
+    low = raw.strip().lower()
+    m = re.fullmatch(r"agent:([^:]+):(.+)", low)
+    rest = m.group(2) if m else low
+    synthetic = (rest.startswith(("subagent:", "acp:", "cron:", "acp-bridge:", "hook:", "node:"))
+                 or rest == "heartbeat" or rest.endswith(":heartbeat") or ":heartbeat:" in rest)
+    if synthetic:
+        return False
+    if re.search(r":thread:\S", low) or re.fullmatch(r"telegram:(group|channel|direct|dm):.+:topic:[^:]+", rest):
+        return True
+    if re.fullmatch(r"[^:]+:(group|channel):.+", rest):
+        return True
+    if isinstance(entry, dict):
+        chat = entry.get("chatType")
+        if not isinstance(chat, str):
+            origin = entry.get("origin")
+            chat = origin.get("chatType") if isinstance(origin, dict) else None
+        return isinstance(chat, str) and chat.lower() in ("group", "channel", "thread")
+    return False
+
+
+def _is_message_record(rec: Any) -> bool:
+    roles = ("user", "assistant", "tool", "toolResult", "system")
+    if not isinstance(rec, dict):
+        return False
+    if rec.get("type") == "message":
+        return True
+    if "type" not in rec and isinstance(rec.get("message"), dict) and rec["message"].get("role") in roles:
+        return True
+    return "type" not in rec and rec.get("role") in roles
+
+
+def classify_transcript(text: str) -> str:
+    lines = [ln for ln in re.split(r"\r?\n", text) if ln.strip()]
+    if not lines:
+        return "tr:empty"
+    records = []
+    for ln in lines:
+        try:
+            records.append(json.loads(ln))
+        except ValueError:
+            return "tr:unparseable"
+    if any(_is_message_record(r) for r in records):
+        return "tr:messages"
+    if len(text.encode("utf-8")) > 4096:
+        return "tr:large-no-message"
+    if len(records) == 1 and isinstance(records[0], dict) and records[0].get("type") == "session":
+        return "tr:header-only"
+    return "tr:no-message-small"
+
+
+def _file_features(name: str, node: dict[str, Any], store_names: set[str]) -> set[str]:
+    out: set[str] = set()
+    ts = r"@TS\(\d+\)@"
+    if "symlink" in node:
+        return {"art:symlink"}
+    if node.get("dir"):
+        return out
+    if re.search(rf"\.deleted\.{ts}$", name):
+        out.add("art:deleted")
+    elif re.search(rf"\.reset\.{ts}$", name):
+        out.add("art:reset")
+    elif re.search(rf"\.bak\.{ts}$", name):
+        out.add("art:bak")
+    elif re.fullmatch(r"sessions\.json\.bak\.(\d+|@MS\(\d+\)@)", name):
+        out.add("art:legacy-bak")
+    elif re.search(rf"\.checkpoint\.{UUID_RE}\.jsonl$", name, re.I):
+        out.add("art:checkpoint")
+    elif name.endswith(".trajectory.jsonl"):
+        out.add("art:trajectory-sidecar")
+    elif name.endswith(".trajectory-path.json"):
+        out.add("art:trajectory-pointer")
+    elif any(re.fullmatch(rf"{re.escape(s)}\.(\d+\.)?{UUID_RE}\.tmp", name, re.I) for s in store_names):
+        out.add("art:store-temp")
+    elif re.fullmatch(r"[0-9a-f]{64}\.txt", name):
+        out.add("art:prompt-blob")
+    elif re.fullmatch(rf"[0-9a-f]{{64}}\.txt\.(\d+\.)?{UUID_RE}\.tmp", name):
+        out.add("art:blob-temp")
+    elif name.endswith(".jsonl.lock"):
+        out.add("art:lock")
+    elif re.search(rf"\.jsonl\.compact\.{UUID_RE}\.tmp$", name):
+        out.add("art:compact-tmp")
+    elif name.endswith(".jsonl") and "text" in node:
+        out.add(classify_transcript(node["text"]))
+    elif name not in store_names:
+        out.add("art:unknown")
+    return out
+
+
+def case_features(case: Case) -> set[str]:
+    """Categories a case exercises, derived from its data alone (not from the generator's tags)."""
+    feats: set[str] = set()
+    stores = [n for n in case.files if n.get("role") == "store" and isinstance(n.get("json"), dict)]
+    store_names = {n["path"].rsplit("/", 1)[-1] for n in case.files if n.get("role") == "store"}
+    store_dirs = {n["path"].rsplit("/", 1)[0] for n in case.files if n.get("role") == "store"}
+    all_entries: list[tuple[str, Any, str]] = []
+    for node in stores:
+        for key, entry in node["json"].items():
+            all_entries.append((key, entry, node["path"].rsplit("/", 1)[0]))
+    sid_counts: dict[str, int] = {}
+    updated: list[str] = []
+    for key, entry, dir_rel in all_entries:
+        feats |= classify_key(key)
+        if not isinstance(entry, dict):
+            continue
+        sid = entry.get("sessionId")
+        if isinstance(sid, str):
+            sid_counts[sid] = sid_counts.get(sid, 0) + 1
+        if "updatedAt" not in entry:
+            feats.add("upd:missing")
+        else:
+            updated.append(json.dumps(entry["updatedAt"], sort_keys=True))
+        if isinstance(entry.get("chatType"), str) and entry["chatType"].lower() in ("group", "channel", "thread"):
+            feats.add("chattype:entry")
+        origin = entry.get("origin")
+        if isinstance(origin, dict) and str(origin.get("chatType", "")).lower() in ("group", "channel", "thread"):
+            feats.add("chattype:origin")
+        if "label" in entry:
+            label = entry["label"]
+            if not isinstance(label, str):
+                feats.add("label:non-string")
+            elif not label.strip():
+                feats.add("label:empty")
+            elif "\u001b" in label:
+                feats.add("label:ansi")
+            elif re.search(r"[\x00-\x1f\x7f-\x9f]", label):
+                feats.add("label:control")
+            elif not label.isascii():
+                feats.add("label:non-ascii")
+        for field_name in ("modelOverride", "providerOverride", "model"):
+            if field_name in entry:
+                feats.add(f"model:{field_name}")
+        for name in FLAG_FIELDS:
+            if entry.get(name):
+                feats.add(f"flag:{name}")
+        sf = entry.get("sessionFile")
+        if "sessionFile" not in entry:
+            feats.add("sf:absent")
+        elif isinstance(sf, str) and sf.strip():
+            s = sf.strip()
+            base = s.rsplit("/", 1)[-1]
+            if re.fullmatch(rf"(.*_)?({UUID_RE})(-topic-.*)?\.jsonl", base) and isinstance(sid, str) \
+                    and sid.strip() not in base:
+                feats.add("sf:stale-generated")
+            elif "-topic-" in base:
+                feats.add("sf:topic")
+            elif ".." in s.split("/")[:-1] or s.startswith(".."):
+                feats.add("sf:dotdot")
+            elif not s.startswith("@HOME@/") and not s.startswith("/"):
+                feats.add("sf:relative")
+            elif s.startswith(f"@HOME@/{dir_rel}/"):
+                feats.add("sf:absolute-inside")
+            elif re.search(r"/agents/[^/]+/sessions/[^/]+$", s):
+                feats.add("sf:sibling-agent")
+            else:
+                feats.add("sf:outside")
+    if any(c > 1 for c in sid_counts.values()):
+        feats.add("sid:shared")
+    if len(updated) != len(set(updated)):
+        feats.add("upd:tie")
+    present = {n["path"] for n in case.files}
+    for key, entry, dir_rel in all_entries:
+        sid = entry.get("sessionId") if isinstance(entry, dict) else None
+        if isinstance(sid, str) and "sessionFile" not in entry and f"{dir_rel}/{sid.strip()}.jsonl" not in present:
+            feats.add("tr:missing")
+        if isinstance(entry, dict) and entry.get("compactionCheckpoints"):
+            feats.add("art:checkpoint-referenced")
+    referenced_checkpoints = json.dumps([e for _, e, _ in all_entries])
+    for node in case.files:
+        rel = node["path"]
+        name = rel.rsplit("/", 1)[-1]
+        parent = rel.rsplit("/", 1)[0] if "/" in rel else ""
+        in_store_dir = parent in store_dirs or "/skills-prompts/" in rel
+        if not in_store_dir or node.get("role") == "store":
+            continue
+        for feat in _file_features(name, node, store_names):
+            if feat in ("art:deleted", "art:reset"):
+                age = int(re.search(r"@TS\((\d+)\)@", name).group(1))
+                limit = _reset_limit(case) if feat == "art:reset" else _prune_limit(case)
+                feats.add(f"{feat}-{'old' if limit is not None and age > limit else 'new'}")
+            elif feat == "art:store-temp":
+                feats.add("art:store-temp-" + ("stale" if node.get("age", 0) > TEMP_STALE_MS else "fresh"))
+            elif feat == "art:checkpoint":
+                if name not in referenced_checkpoints:
+                    feats.add("art:checkpoint-unreferenced")
+            else:
+                feats.add(feat)
+    for dir_rel in store_dirs:
+        if any(n["path"].startswith(dir_rel + "/") and n["path"].count("/") > dir_rel.count("/") + 1
+               and "/skills-prompts/" not in n["path"] for n in case.files):
+            feats.add("art:subdir")
+    feats |= _config_features(case, all_entries)
+    for run in case.runs:
+        if "--dry-run" in run:
+            feats.add("cli:dry-run")
+        if "--enforce" in run:
+            feats.add("cli:enforce")
+        if "--json" in run:
+            feats.add("cli:json")
+        for flag in ("--store", "--agent", "--all-agents", "--active-key", "--fix-missing", "--fix-dm-scope"):
+            if flag in run:
+                feats.add("cli:" + flag[2:])
+        if "cleanup" in run and any(a.startswith("--") for a in run[1:run.index("cleanup")]):
+            feats.add("cli:parent-option")
+    if any(len(n["json"]) >= 100 for n in stores):
+        feats.add("size:large")
+    return feats
+
+
+def _maintenance(case: Case) -> dict[str, Any]:
+    cfg = case.config
+    if isinstance(cfg, str):
+        return {}
+    return ((cfg or {}).get("session") or {}).get("maintenance") or {}
+
+
+def _prune_limit(case: Case) -> int:
+    m = _maintenance(case)
+    return parse_duration_ms(m.get("pruneAfter", m.get("pruneDays"))) or DEFAULT_PRUNE_MS
+
+
+def _reset_limit(case: Case) -> int | None:
+    m = _maintenance(case)
+    if m.get("resetArchiveRetention") is False:
+        return None
+    return parse_duration_ms(m.get("resetArchiveRetention")) or _prune_limit(case)
+
+
+def _config_features(case: Case, entries: list[tuple[str, Any, str]]) -> set[str]:
+    out: set[str] = set()
+    cfg = case.config
+    if isinstance(cfg, str):
+        out.add("cfg:json5-raw")
+        return out
+    cfg = cfg or {}
+    session = cfg.get("session") or {}
+    m = session.get("maintenance") or {}
+    if m.get("mode") in ("warn", "enforce"):
+        out.add(f"cfg:mode-{m['mode']}")
+    if isinstance(m.get("pruneAfter"), str):
+        out.add("cfg:pruneAfter-string")
+    if isinstance(m.get("pruneAfter"), (int, float)):
+        out.add("cfg:pruneAfter-number")
+    if "pruneDays" in m:
+        out.add("cfg:pruneDays")
+    if "maxEntries" in m:
+        out.add("cfg:maxEntries")
+        protected = sum(1 for k, e, _ in entries if is_protected_shape(k, e))
+        if protected > m["maxEntries"]:
+            out.add("cfg:maxEntries-below-protected")
+    if m.get("resetArchiveRetention") is False:
+        out.add("cfg:resetArchiveRetention-false")
+    elif "resetArchiveRetention" in m:
+        out.add("cfg:resetArchiveRetention")
+    if "maxDiskBytes" in m:
+        out.add("cfg:maxDiskBytes")
+        budget = m["maxDiskBytes"]
+        tight = (isinstance(budget, dict) and float(budget.get("x", 1)) <= 0.5) or budget in (0, "1kb", "0.5kb", "2k")
+        if tight:
+            names = " ".join(n["path"] for n in case.files)
+            if re.search(r"/[0-9a-f]{64}\.txt", names):
+                out.add("budget:prompt-blob")
+            if re.search(r"\.(deleted|reset|bak)\.@TS", names) or "sessions.json.bak." in names:
+                out.add("budget:archive")
+            if entries:
+                out.add("budget:entry")
+            referenced = json.dumps([e for _, e, _ in entries])
+            for n in case.files:
+                nm = n["path"].rsplit("/", 1)[-1]
+                if nm.endswith(".jsonl") and "text" in n and nm[:-6] not in referenced:
+                    out.add("budget:orphan")
+    if "highWaterBytes" in m:
+        out.add("cfg:highWaterBytes")
+    if "dmScope" in session:
+        out.add("cfg:dmScope")
+    store = session.get("store")
+    if isinstance(store, str):
+        out.add("cfg:store-template" if "{agentId}" in store else "cfg:store-shared")
+    agents = cfg.get("agents") or {}
+    if agents.get("list"):
+        out.add("cfg:agents-list")
+        if any(a.get("default") for a in agents["list"]):
+            out.add("cfg:agents-default")
+    if cfg.get("acp") or any((a.get("runtime") or {}).get("type") == "acp" for a in agents.get("list") or []):
+        out.add("cfg:acp")
+    return out
+
+
+# --------------------------------------------------------------------------- hand-written edge cases
+
+def ago(ms: int) -> dict[str, int]:
+    return {"$ago": ms}
+
+
+FRESH = 2 * HOUR + 5 * MIN          # "2h ago", far from every cutoff
+YOUNG = 3 * DAY + 2 * HOUR          # younger than the 30 d default
+OLD = 45 * DAY + 3 * HOUR           # older than the 30 d default
+ANCIENT = 200 * DAY + 4 * HOUR
+PROBE_OLD = 30 * HOUR + 10 * MIN    # older than the 24 h model-run limit
+MAIN_DIR = f"{STATE}/agents/main/sessions"
+MAIN_STORE = f"{MAIN_DIR}/sessions.json"
+STORE_ARG = ["--store", f"@HOME@/{MAIN_STORE}"]
+
+
+class Edge:
+    """A small builder for hand-written edge cases."""
+
+    def __init__(self, name: str, note: str = ""):
+        self.name = f"edge-{name}"
+        self.note = note
+        self.files: list[dict[str, Any]] = []
+        self.config: dict[str, Any] | str | None = None
+        self.config_path = ".openclaw/openclaw.json"
+        self.env: dict[str, str | None] = {}
+        self.runs: list[list[str]] = []
+        self.ignore: list[str] = []
+        self.cwd = ""
+        self.expect_error = False
+        self.expected_difference: str | None = None
+        self._tick = 0
+        self.rng = random.Random(name)
+
+    def _age(self, age: int) -> int:
+        self._tick += 1
+        return age + self._tick * 1_117
+
+    def store(self, entries: dict[str, Any] | str, rel: str = MAIN_STORE, style: str = "pretty",
+              age: int = FRESH, mode: str | None = None) -> "Edge":
+        node: dict[str, Any] = {"path": rel, "role": "store", "age": self._age(age)}
+        if isinstance(entries, str):
+            node["text"] = entries
+        else:
+            node["json"] = entries
+            node["style"] = style
+        if mode:
+            node["mode"] = mode
+        self.files.append(node)
+        return self
+
+    def file(self, rel: str, text: str = "{}\n", age: int = OLD, **extra: Any) -> "Edge":
+        node = {"path": rel, "text": text, "age": self._age(age)}
+        node.update(extra)
+        self.files.append(node)
+        return self
+
+    def tr(self, sid: str, kind: str = "messages", age: int = FRESH, dir_rel: str = MAIN_DIR,
+           name: str | None = None) -> "Edge":
+        rel = f"{dir_rel}/{name or sid + '.jsonl'}"
+        if kind == "directory":
+            self.files.append({"path": rel, "dir": True})
+            return self
+        if kind.startswith("exact-"):
+            return self.file(rel, exact_size_no_message(sid, age, int(kind[6:])), age)
+        return self.file(rel, transcript_text(kind, sid, age, self.rng), age)
+
+    def node(self, **node: Any) -> "Edge":
+        self.files.append(node)
+        return self
+
+    def standard_runs(self, sel: list[str] | None = None, flags: list[str] | None = None,
+                      enforce: bool = True, apply_json: bool = True) -> "Edge":
+        sel = STORE_ARG if sel is None else sel
+        flags = flags or []
+        self.runs = [["sessions", "cleanup", "--dry-run", "--json", *sel, *flags],
+                     ["sessions", "cleanup", "--dry-run", *sel, *flags],
+                     ["sessions", "cleanup", *(["--enforce"] if enforce else []),
+                      *(["--json"] if apply_json else []), *sel, *flags]]
+        return self
+
+    def maintenance(self, **values: Any) -> "Edge":
+        cfg = self.config if isinstance(self.config, dict) else {}
+        cfg.setdefault("session", {}).setdefault("maintenance", {}).update(values)
+        self.config = cfg
+        return self
+
+    def build(self) -> Case:
+        if not self.runs:
+            self.standard_runs()
+        return Case(name=self.name, files=self.files, runs=self.runs, config=self.config,
+                    config_path=self.config_path, env=self.env, cwd=self.cwd, tags=["edge"],
+                    ignore=self.ignore, expected_difference=self.expected_difference,
+                    expect_error=self.expect_error, note=self.note)
+
+
+def entry(sid: str | None, age: int | None, **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if sid is not None:
+        out["sessionId"] = sid
+    if age is not None:
+        out["updatedAt"] = ago(age)
+    out.update(extra)
+    return out
+
+
+def _u(n: int) -> str:
+    """A fixed, readable v4 UUID."""
+    return f"{n:08x}-0000-4000-8000-{n:012x}"
+
+
+def edge_cases() -> list[Case]:
+    """Hand-written cases aimed at the corners of the cleanup algorithm and its output."""
+    cases: list[Edge] = []
+    add = cases.append
+
+    e = Edge("empty-home", "no state dir at all; the applying run creates an empty store")
+    e.runs = [["sessions", "cleanup", "--dry-run", "--json"], ["sessions", "cleanup", "--dry-run"],
+              ["sessions", "cleanup", "--json"]]
+    add(e)
+
+    e = Edge("missing-store-dir", "--store in a folder that does not exist")
+    e.standard_runs(sel=["--store", "@HOME@/nowhere/deep/sessions.json"])
+    add(e)
+
+    for label, text in [("corrupt", "{not json"), ("root-array", "[1, 2]"), ("empty-file", ""),
+                        ("root-null", "null")]:
+        e = Edge(f"store-{label}", "an unreadable store reads as {} and is rewritten")
+        e.store(text).tr("s-orphan", age=OLD)
+        add(e)
+
+    e = Edge("canonical-unchanged", "nothing to do and canonical bytes: the store is not rewritten")
+    e.store({"agent:main:main": entry("s-one", FRESH), "agent:main:direct:bob": entry("s-two", YOUNG)})
+    e.tr("s-one").tr("s-two", age=YOUNG)
+    add(e)
+
+    e = Edge("canonical-trailing-newline", "same content plus a trailing newline: rewritten")
+    e.store({"agent:main:main": entry("s-one", FRESH)}, style="pretty-nl").tr("s-one")
+    add(e)
+
+    e = Edge("integer-like-keys", "integer-like keys move first, ascending, on rewrite")
+    e.store({"agent:main:main": entry("s-a", FRESH), "123": entry("s-b", FRESH), "7": entry("s-c", YOUNG),
+             "01": entry("s-d", FRESH), "-1": entry("s-e", FRESH), "4294967295": entry("s-f", FRESH),
+             "agent:main:direct:old": entry("s-g", OLD)})
+    for sid in "abcdefg":
+        e.tr(f"s-{sid}")
+    add(e)
+
+    e = Edge("number-formatting", "JS number formatting of untouched fields")
+    e.store('{\n  "agent:main:direct:old": {"sessionId": "s-old", "updatedAt": @MS(' + str(OLD) + ')@},\n'
+            '  "agent:main:main": {"sessionId": "s-main", "updatedAt": @MS(' + str(FRESH) + ')@, '
+            '"totalTokens": 5.0, "big": 1e21, "neg": -0, "tiny": 1E-7, "huge": 123456789012345678901234567890, '
+            '"frac": 0.1, "exp": 2.5e3, "esc": "\\u00e9\\u2028\\ud83c\\udf89\\/", "ctl": "\\u0001\\b\\f"}\n}')
+    e.tr("s-main").tr("s-old", age=OLD)
+    add(e)
+
+    e = Edge("duplicate-keys", "raw JSON with a duplicated key: the last value wins")
+    e.store('{"agent:main:main": {"sessionId": "s-first", "updatedAt": @MS(' + str(OLD) + ')@},'
+            ' "agent:main:direct:x": {"sessionId": "s-x", "updatedAt": @MS(' + str(FRESH) + ')@},'
+            ' "agent:main:main": {"sessionId": "s-second", "updatedAt": @MS(' + str(FRESH) + ')@}}')
+    e.tr("s-first", age=OLD).tr("s-second").tr("s-x")
+    add(e)
+
+    # --- model-run probes
+    for pressure in (True, False):
+        e = Edge("model-run-pressure" if pressure else "model-run-no-pressure",
+                 "stale gateway model-run probes are pruned only above maxEntries")
+        entries = {f"agent:main:direct:user{i:02d}": entry(f"s-u{i:02d}", FRESH + i * MIN) for i in range(12)}
+        entries[f"agent:main:explicit:model-run-{_u(1)}"] = entry("model-run-1", PROBE_OLD)
+        entries[f"AGENT:Main:Explicit:Model-Run-{_u(2).upper()}"] = entry("model-run-2", PROBE_OLD + HOUR)
+        entries[f"agent:main:explicit:model-run-{_u(3)}"] = entry("model-run-3", 5 * HOUR)
+        entries[f"agent:main:explicit:model-runner-{_u(4)}"] = entry("s-near1", PROBE_OLD)
+        entries["agent:main:explicit:model-run-not-a-uuid"] = entry("s-near2", PROBE_OLD)
+        entries[f" agent:main:explicit:model-run-{_u(5)}"] = entry("s-near3", PROBE_OLD)
+        entries[f"agent:main:extra:explicit:model-run-{_u(6)}"] = entry("s-near4", PROBE_OLD)
+        entries[f"agent:model-run-foo:explicit:model-run-{_u(7)}"] = entry("model-run-7", PROBE_OLD)
+        entries[f"agent:main:explicit:model-run-{_u(8)}"] = entry("model-run-8", None)
+        e.store(entries)
+        for v in entries.values():
+            e.tr(v["sessionId"], age=FRESH)
+        e.maintenance(maxEntries=len(entries) - 1 if pressure else len(entries))
+        add(e)
+
+    e = Edge("model-run-cap-interplay", "50 real + 1 stale probe, maxEntries 50: probe pruned, capped 0")
+    entries = {f"agent:main:discord:direct:u{i:02d}": entry(f"s-{i:02d}", FRESH + i * MIN) for i in range(50)}
+    entries[f"agent:main:explicit:model-run-{_u(9)}"] = entry("model-run-9", PROBE_OLD)
+    e.store(entries).maintenance(maxEntries=50)
+    add(e)
+
+    e = Edge("protected-over-cap", "more protected entries than maxEntries: every unprotected entry goes")
+    e.store({
+        "agent:main:discord:group:g1": entry("s-g1", OLD),
+        "agent:main:slack:channel:c1:thread:1700000000.1": entry("s-t1", OLD),
+        "agent:main:telegram:dm:-100123:topic:5": entry("s-tp", YOUNG),
+        "agent:main:direct:carol": entry("s-ct", FRESH, chatType="Channel"),
+        "agent:main:direct:dan": entry("s-oc", FRESH, origin={"chatType": "thread"}),
+        "agent:main:discord:room:r1": entry("s-room", FRESH),
+        "agent:main:subagent:" + _u(11): entry("s-sub", FRESH, chatType="group"),
+        "agent:main:main": entry("s-main", FRESH),
+        "telegram:group:123": entry("s-unscoped", OLD),
+        "agent:main:direct:eve:thread: ": entry("s-blank-thread", FRESH),
+    }).maintenance(maxEntries=3)
+    for sid in ["s-g1", "s-t1", "s-tp", "s-ct", "s-oc", "s-room", "s-sub", "s-main", "s-unscoped", "s-blank-thread"]:
+        e.tr(sid)
+    add(e)
+
+    e = Edge("cap-ties-missing-updated", "cap order: updatedAt desc, missing last, ties in store order")
+    e.store({"agent:main:direct:a": entry("s-a", YOUNG), "agent:main:direct:b": entry("s-b", None),
+             "agent:main:direct:c": entry("s-c", YOUNG), "agent:main:direct:d": entry("s-d", FRESH),
+             "agent:main:direct:e": {"sessionId": "s-e", "updatedAt": 0},
+             "agent:main:direct:f": entry("s-f", YOUNG), "agent:main:direct:g": entry("s-g", None),
+             "agent:main:direct:h": {"sessionId": "s-h", "updatedAt": "soon"},
+             "agent:main:direct:i": entry("s-i", -2 * DAY)}).maintenance(maxEntries=4)
+    for sid in "abcdefghi":
+        e.tr(f"s-{sid}")
+    add(e)
+
+    # --- disk budget
+    blob_text = skills_prompt(random.Random(1), 800)
+    blob_hash = sha256_hex(blob_text)
+    young_blob = skills_prompt(random.Random(2), 800)
+    ref_blob = skills_prompt(random.Random(3), 900)
+    e = Edge("budget-prompt-blobs", "budget: stale blobs and blob temps first, fresh ones kept")
+    e.store({"agent:main:main": entry("s-main", FRESH, skillsSnapshot={
+        "skills": [], "promptRef": {"version": 1, "algorithm": "sha256", "hash": sha256_hex(ref_blob),
+                                    "bytes": len(ref_blob.encode())}}),
+        "agent:main:direct:z": entry("s-z", YOUNG)})
+    e.tr("s-main").tr("s-z", age=YOUNG)
+    for text, age in [(blob_text, OLD), (young_blob, 2 * MIN), (ref_blob, YOUNG)]:
+        digest = sha256_hex(text)
+        e.file(f"{MAIN_DIR}/skills-prompts/sha256/{digest[:2]}/{digest}.txt", text, age, mode="600")
+    e.file(f"{MAIN_DIR}/skills-prompts/sha256/{blob_hash[:2]}/{blob_hash}.txt.123.{_u(21)}.tmp", "x" * 300, 20 * MIN)
+    e.file(f"{MAIN_DIR}/skills-prompts/sha256/{blob_hash[:2]}/{blob_hash}.txt.{_u(22)}.tmp", "x" * 300, 2 * MIN)
+    e.file(f"{MAIN_DIR}/skills-prompts/sha256/zz/{blob_hash}.txt", "not a blob dir", OLD)
+    e.file(f"{MAIN_DIR}/skills-prompts/sha256/{blob_hash[:2]}/README", "not a blob", OLD)
+    e.maintenance(maxDiskBytes={"$bytesOf": MAIN_DIR, "x": 0.7}, highWaterBytes={"$bytesOf": MAIN_DIR, "x": 0.5})
+    add(e)
+
+    e = Edge("budget-archives-orphans", "budget: archives and orphans oldest mtime first, stop at high water")
+    entries = {f"agent:main:direct:k{i}": entry(f"s-k{i}", FRESH + i * HOUR) for i in range(4)}
+    e.store(entries)
+    for i in range(4):
+        e.tr(f"s-k{i}", age=FRESH + i * HOUR)
+    for i, age in enumerate([OLD, YOUNG, 3 * HOUR, ANCIENT, 9 * DAY]):
+        e.file(f"{MAIN_DIR}/{_u(30 + i)}.jsonl.deleted.@TS({age})@", "d" * (400 + 50 * i), age=(i + 1) * 11 * HOUR)
+    e.file(f"{MAIN_DIR}/{_u(40)}.jsonl.reset.@TS({YOUNG})@", "r" * 500, age=60 * HOUR)
+    e.file(f"{MAIN_DIR}/{_u(41)}.jsonl.bak.@TS({YOUNG})@", "b" * 500, age=70 * HOUR)
+    e.file(f"{MAIN_DIR}/sessions.json.bak.@MS({OLD})@", "{}" * 200, age=80 * HOUR)
+    e.file(f"{MAIN_DIR}/{_u(42)}.jsonl", "o" * 700, age=5 * HOUR)
+    e.file(f"{MAIN_DIR}/{_u(43)}.trajectory.jsonl", "t" * 300, age=6 * HOUR)
+    e.file(f"{MAIN_DIR}/notes.txt", "n" * 900, age=ANCIENT)
+    e.maintenance(maxDiskBytes={"$bytesOf": MAIN_DIR, "x": 0.8})
+    add(e)
+
+    e = Edge("budget-entry-eviction", "budget evicts oldest unpreserved entries; shared ids keep transcripts")
+    e.store({
+        "agent:main:direct:a": entry("shared-1", 20 * DAY),
+        "agent:main:direct:b": entry("shared-1", 19 * DAY),
+        "agent:main:direct:c": entry("s-c", 18 * DAY),
+        "agent:main:discord:group:g": entry("s-g", 25 * DAY),
+        "AGENT:MAIN:DIRECT:ACTIVE": entry("s-act", 26 * DAY),
+        "agent:main:subagent:" + _u(50): entry("s-sub", 24 * DAY),
+        "agent:main:direct:new": entry("s-new", FRESH),
+        "agent:main:direct:nots": {"sessionId": "s-nots"},
+    })
+    for sid, age in [("shared-1", 19 * DAY), ("s-c", 18 * DAY), ("s-g", 25 * DAY), ("s-act", 26 * DAY),
+                     ("s-sub", 24 * DAY), ("s-new", FRESH), ("s-nots", 2 * DAY)]:
+        e.file(f"{MAIN_DIR}/{sid}.jsonl", header_line(sid, age) + "\n" + message_line(0, "user", "x" * 600, age) + "\n", age)
+    e.file(f"{MAIN_DIR}/s-c.trajectory.jsonl", "trajectory\n" * 30, 18 * DAY)
+    e.maintenance(maxDiskBytes={"$bytesOf": MAIN_DIR, "x": 0.45})
+    e.standard_runs(flags=["--active-key", "agent:main:direct:active"])
+    add(e)
+
+    shared_prompt = skills_prompt(random.Random(4), 2000)
+    e = Edge("budget-shared-inline-prompt", "twelve entries share one inline prompt: projected as one blob")
+    e.store({f"agent:main:direct:p{i:02d}": entry(f"s-p{i:02d}", FRESH + i * MIN,
+                                                  skillsSnapshot={"prompt": shared_prompt, "skills": []})
+             for i in range(12)})
+    e.maintenance(maxDiskBytes="40kb")
+    add(e)
+
+    e = Edge("budget-zero", "maxDiskBytes 0: everything removable goes, preserved entries stay")
+    e.store({"agent:main:main": entry("s-main", FRESH), "agent:main:slack:channel:c9": entry("s-chan", FRESH),
+             "agent:main:direct:x": entry("s-x", YOUNG)})
+    e.tr("s-main").tr("s-chan").tr("s-x", age=YOUNG)
+    e.file(f"{MAIN_DIR}/s-main.jsonl.lock", json.dumps({"pid": 1, "createdAt": "@ISO(3600000)@", "maxHoldMs": 1}), FRESH)
+    e.file(f"{MAIN_DIR}/s-main.jsonl.compact.{_u(60)}.tmp", "compact", FRESH)
+    e.file(f"{MAIN_DIR}/sessions.json.{_u(61)}.tmp", "tmp", 2 * MIN)
+    e.file(f"{MAIN_DIR}/sessions.json.4242.{_u(62)}.tmp", "tmp", 10 * MIN)
+    e.maintenance(maxDiskBytes=0)
+    add(e)
+
+    e = Edge("budget-highwater-clamped", "highWaterBytes above maxDiskBytes is clamped")
+    e.store({f"agent:main:direct:h{i}": entry(f"s-h{i}", YOUNG + i * HOUR) for i in range(5)})
+    for i in range(5):
+        e.tr(f"s-h{i}", age=YOUNG + i * HOUR)
+    e.file(f"{MAIN_DIR}/{_u(70)}.jsonl.deleted.@TS({YOUNG})@", "x" * 2000, YOUNG)
+    e.maintenance(maxDiskBytes="2kb", highWaterBytes="100mb")
+    add(e)
+
+    e = Edge("budget-warn-mode", "warn mode: budget only measured on apply; preview still simulates")
+    e.store({f"agent:main:direct:w{i}": entry(f"s-w{i}", OLD + i * HOUR) for i in range(3)})
+    for i in range(3):
+        e.tr(f"s-w{i}", age=OLD)
+    e.file(f"{MAIN_DIR}/{_u(71)}.jsonl", "orphan" * 100, OLD)
+    e.maintenance(mode="warn", maxDiskBytes="1kb")
+    e.standard_runs(flags=["--fix-missing"], enforce=False)
+    add(e)
+
+    # --- archive retention
+    for archived in (False, True):
+        e = Edge("reset-retention-false-" + ("with-archiving" if archived else "no-archiving"),
+                 "resetArchiveRetention:false ages .deleted archives only on passes that archive")
+        entries = {"agent:main:main": entry("s-main", FRESH)}
+        if archived:
+            entries["agent:main:direct:stale"] = entry("s-stale", OLD)
+            e.tr("s-stale", age=OLD)
+        e.store(entries).tr("s-main")
+        e.file(f"{MAIN_DIR}/{_u(80)}.jsonl.deleted.@TS({OLD})@", "{}", OLD)
+        e.file(f"{MAIN_DIR}/{_u(81)}.jsonl.deleted.@TS({YOUNG})@", "{}", YOUNG)
+        e.file(f"{MAIN_DIR}/{_u(82)}.jsonl.reset.@TS({ANCIENT})@", "{}", ANCIENT)
+        e.maintenance(resetArchiveRetention=False)
+        add(e)
+
+    e = Edge("reset-retention-3d", "reset archives follow resetArchiveRetention, bak archives never age out")
+    e.store({"agent:main:main": entry("s-main", FRESH)}).tr("s-main")
+    e.file(f"{MAIN_DIR}/s-main.jsonl.reset.@TS({DAY + 2 * HOUR})@", "{}", DAY)
+    e.file(f"{MAIN_DIR}/s-main.jsonl.reset.@TS({10 * DAY})@", "{}", 10 * DAY)
+    e.file(f"{MAIN_DIR}/s-main.jsonl.deleted.@TS({10 * DAY})@", "{}", 10 * DAY)
+    e.file(f"{MAIN_DIR}/s-main.jsonl.deleted.@TS({OLD})@", "{}", OLD)
+    e.file(f"{MAIN_DIR}/s-main.jsonl.bak.@TS({ANCIENT})@", "{}", ANCIENT)
+    e.file(f"{MAIN_DIR}/s-main.jsonl.reset.2026-13-45T99-99-99.000Z", "{}", OLD)
+    e.file(f"{MAIN_DIR}/s-main.jsonl.deleted.@TS({-3 * DAY})@", "{}", DAY)
+    e.node(path=f"{MAIN_DIR}/dir.jsonl.deleted.@TS({OLD})@", dir=True)
+    e.maintenance(resetArchiveRetention="3d")
+    add(e)
+
+    e = Edge("keep-deleted-keep", "a sessionId containing '.deleted.' is not an archive")
+    e.store({"agent:main:main": entry("keep.deleted.keep", FRESH),
+             "agent:main:direct:gone": entry("keep.reset.keep", OLD)})
+    e.tr("keep.deleted.keep").tr("keep.reset.keep", age=OLD)
+    e.file(f"{MAIN_DIR}/keep.deleted.keep.jsonl.deleted.@TS({YOUNG})@", "x" * 900, YOUNG)
+    e.maintenance(maxDiskBytes={"$bytesOf": MAIN_DIR, "x": 0.9})
+    add(e)
+
+    # --- sessionFile variants
+    e = Edge("topic-transcript", "a topic sessionFile does not reference <sid>.jsonl")
+    e.store({"agent:main:telegram:group:-100:topic:7": entry(_u(90), FRESH, sessionFile=f"{_u(90)}-topic-7.jsonl"),
+             "agent:main:direct:t": entry("s-t", OLD, sessionFile=f"@HOME@/{MAIN_DIR}/s-t-topic-abc%20d.jsonl")})
+    e.tr(_u(90), name=f"{_u(90)}-topic-7.jsonl").tr(_u(90), age=OLD)
+    e.tr("s-t", name="s-t-topic-abc%20d.jsonl", age=OLD).tr("s-t", age=OLD)
+    add(e)
+
+    e = Edge("external-transcript", "transcripts outside the store folder are never archived")
+    e.store({"agent:main:direct:ext": entry("s-ext", OLD, sessionFile="@HOME@/elsewhere/s-ext.jsonl"),
+             "agent:main:direct:ext2": entry("s-ext2", OLD, sessionFile="/nonexistent-root/s-ext2.jsonl"),
+             "agent:main:main": entry("s-main", FRESH)})
+    e.tr("s-ext", dir_rel="elsewhere", age=OLD).tr("s-ext2", age=OLD).tr("s-main")
+    e.tr("s-ext2", dir_rel=f"{STATE}/sessions", age=OLD)
+    add(e)
+
+    e = Edge("sibling-agent-sessionfile", "sessionFile in agents/<other>/sessions resolves there")
+    e.store({"agent:main:direct:sib": entry("s-sib", OLD, sessionFile=f"@HOME@/{STATE}/agents/work/sessions/s-sib.jsonl"),
+             "agent:main:direct:sib2": entry("s-sib2", FRESH, sessionFile=f"@HOME@/{STATE}/agents/work/sessions/s-sib2.jsonl"),
+             "agent:main:direct:sib3": entry("s-sib3", FRESH, sessionFile=f"@HOME@/{STATE}/agents/Work Two/sessions/s-sib3.jsonl")})
+    e.tr("s-sib", dir_rel=f"{STATE}/agents/work/sessions", age=OLD).tr("s-sib", age=OLD)
+    e.tr("s-sib2", kind="header-only", dir_rel=f"{STATE}/agents/work/sessions").tr("s-sib2")
+    e.tr("s-sib3", dir_rel=f"{STATE}/agents/Work Two/sessions")
+    e.standard_runs(flags=["--fix-missing"])
+    add(e)
+
+    e = Edge("dotdot-sessionfile", "relative sessionFile values with .. segments")
+    e.store({"agent:main:direct:a": entry("s-a", OLD, sessionFile="sub/../s-a.jsonl"),
+             "agent:main:direct:b": entry("s-b", OLD, sessionFile="../sessions/s-b.jsonl"),
+             "agent:main:direct:c": entry("s-c", OLD, sessionFile="../../s-c.jsonl"),
+             "agent:main:direct:d": entry("s-d", OLD, sessionFile="..s-d.jsonl"),
+             "agent:main:direct:e": entry("s-e", OLD, sessionFile="./nested/s-e.jsonl"),
+             "agent:main:direct:f": entry("s-f", OLD, sessionFile="   "),
+             "agent:main:direct:g": entry("s-g", OLD, sessionFile=12)})
+    for sid in "abcdfg":
+        e.tr(f"s-{sid}", age=OLD)
+    e.tr("s-c", dir_rel=f"{STATE}/agents", age=OLD).tr("s-d", name="..s-d.jsonl", age=OLD)
+    e.tr("s-e", dir_rel=f"{MAIN_DIR}/nested", age=OLD)
+    add(e)
+
+    e = Edge("stale-generated-repair", "--fix-missing repairs a stale generated sessionFile")
+    a, b, c, d = _u(100), _u(101), _u(102), _u(103)
+    e.store({"agent:main:direct:r1": entry(a, FRESH, sessionFile=f"@HOME@/{MAIN_DIR}/{b}.jsonl"),
+             "agent:main:direct:r2": entry(c, FRESH, sessionFile=f"{d}.jsonl"),
+             "agent:main:direct:r3": entry(_u(104), FRESH, sessionFile=f"{FIXED_FORK_STAMP}_{_u(105)}.jsonl"),
+             "agent:main:direct:r4": entry(_u(106), OLD, sessionFile=f"{_u(107)}.jsonl"),
+             "agent:main:direct:r5": entry("plain-id", FRESH, sessionFile=f"{_u(108)}.jsonl")})
+    e.tr(a).tr(b, kind="header-only").tr(c, kind="header-only").tr(d)
+    e.tr(_u(104)).tr(_u(106), age=OLD).tr(_u(107), age=OLD).tr("plain-id")
+    e.standard_runs(flags=["--fix-missing"])
+    add(e)
+
+    e = Edge("fix-missing-variants", "--fix-missing: what counts as 'has messages'")
+    kinds = ["messages", "header-only", "empty", "blank-lines", "small-no-message", "exact-4096", "exact-4097",
+             "unparseable", "role-only", "message-role-only", "typed-role", "unknown-role", "crlf",
+             "large-no-message", "directory"]
+    entries = {f"agent:main:direct:{k}": entry(f"s-{k}", FRESH + i * MIN) for i, k in enumerate(kinds)}
+    entries["agent:main:direct:absent"] = entry("s-absent", FRESH)
+    entries["agent:main:direct:nosid"] = entry(None, FRESH)
+    entries["unscoped-nosid"] = entry(None, FRESH)
+    entries["agent:main:direct:colon"] = entry("chat:1@host", FRESH)
+    entries["agent:main:direct:colon-file"] = entry("chat:2@host", FRESH, sessionFile="colon-file.jsonl")
+    e.store(entries)
+    for i, k in enumerate(kinds):
+        e.tr(f"s-{k}", kind=k, age=FRESH + i * MIN)
+    e.tr("chat-2", name="colon-file.jsonl")
+    e.standard_runs(flags=["--fix-missing"])
+    add(e)
+
+    e = Edge("fix-dm-scope", "--fix-dm-scope retires main-scope direct keys of the target agent")
+    e.store({"agent:main:direct:bob": entry("s-1", FRESH), "agent:main:telegram:direct:bob": entry("s-2", FRESH),
+             "agent:main:telegram:acct:direct:bob": entry("s-3", FRESH),
+             "agent:main:agent:x:direct:y": entry("s-4", FRESH), "agent:main:direct:bob:thread:9": entry("s-5", FRESH),
+             "agent:work:direct:bob": entry("s-6", FRESH), "Agent:Main:Direct:Zed": entry("s-7", FRESH),
+             "agent:main:direct:active": entry("s-8", FRESH), "agent:main:a:b:c:direct:x": entry("s-9", FRESH),
+             "agent:main:direct:": entry("s-10", FRESH), "direct:bob": entry("s-11", FRESH),
+             "agent:main:main": entry("s-1", FRESH), "agent:main:discord:group:1": entry("s-12", FRESH, chatType="group")})
+    for i in range(1, 13):
+        e.tr(f"s-{i}")
+    e.standard_runs(flags=["--fix-dm-scope", "--active-key", "agent:main:direct:active"])
+    add(e)
+
+    e = Edge("fix-dm-scope-per-peer", "--fix-dm-scope is a no-op unless dmScope is main")
+    e.store({"agent:main:direct:bob": entry("s-1", FRESH)}).tr("s-1")
+    e.config = {"session": {"dmScope": "per-peer"}}
+    e.standard_runs(flags=["--fix-dm-scope", "--fix-missing"])
+    add(e)
+
+    e = Edge("active-key-normalization", "--active-key is trimmed/lowercased then matched exactly")
+    e.store({"agent:main:direct:bob": entry("s-bob", OLD), "Agent:Main:Direct:Carol": entry("s-carol", OLD),
+             "agent:main:matrix:channel:!RoomAB:Server.org": entry("s-mx", OLD),
+             "agent:main:signal:group:AbCd=": entry("s-sig", OLD)})
+    for sid in ["s-bob", "s-carol", "s-mx", "s-sig"]:
+        e.tr(sid, age=OLD)
+    e.runs = [["sessions", "cleanup", "--dry-run", "--json", *STORE_ARG, "--active-key", "  Agent:Main:Direct:BOB  "],
+              ["sessions", "cleanup", "--dry-run", *STORE_ARG, "--active-key", "Agent:Main:Direct:Carol"],
+              ["sessions", "cleanup", "--enforce", "--json", *STORE_ARG, "--active-key",
+               "AGENT:MAIN:MATRIX:CHANNEL:!RoomAB:Server.org"]]
+    add(e)
+
+    # --- text output
+    e = Edge("labels-summary", "label sanitising, (unlabeled) bucket and ICU-collated order")
+    labels: list[Any] = ["Cron: daily-commit", "Cron: daily-commit", "", "   ", 42, None, "Unlabeled",
+                         "\u001b[31mred\u001b[0m", "two\nlines", "tab\tx", "cr\rx", "bell\u0007x", "c1\u0085x",
+                         "a", "B", "b", "Ä", "_x", "10", "9", "Zeta", "émile", "Eve", "eve", "日本", "🎉 party",
+                         "  padded  ", "(unlabeled)", "x\u200by", "\u001b]8;;http://x\u0007link\u001b]8;;\u0007"]
+    entries = {}
+    for i, label in enumerate(labels):
+        entries[f"agent:main:direct:l{i:02d}"] = entry(f"s-l{i:02d}", (OLD if i % 3 == 0 else FRESH) + i * MIN,
+                                                       label=label)
+    e.store(entries)
+    add(e)
+
+    e = Edge("long-keys-unicode", "key truncation counts UTF-16 units and may split surrogate pairs")
+    keys = ["agent:main:webchat:direct:🎉🎉🎉🎉🎉🎉🎉", "agent:main:direct:abcdefg🎉hij-long-tail",
+            "agent:main:direct:" + "日本語" * 5, "agent:main:explicit:e\u0301e\u0301e\u0301e\u0301-combining",
+            "agent:main:direct:exactly-26-chars!!", "agent:main:direct:exactly-26", "agent:main:direct:x" + "🎉" * 3,
+            "agent:main:ctl:\u0007bell\u001b[1mbold"]
+    e.store({k: entry(f"s-k{i}", FRESH + i * MIN) for i, k in enumerate(keys)})
+    add(e)
+
+    e = Edge("model-cells", "model column: overrides, provider prefixes, CLI providers, agent defaults")
+    entries = {f"agent:main:direct:m{i:02d}": entry(f"s-m{i:02d}", FRESH + i * MIN, **m) for i, m in enumerate(MODELS)}
+    entries["agent:work:direct:w"] = entry("s-w", FRESH)
+    entries["agent:ops:direct:o"] = entry("s-o", FRESH)
+    entries["unscoped:key"] = entry("s-u", FRESH)
+    e.store(entries)
+    e.config = {"agents": {"defaults": {"model": {"primary": "anthropic/claude-opus-4"}},
+                           "list": [{"id": "main"}, {"id": "work", "model": "openai/gpt-4.1-mini"},
+                                    {"id": "ops", "model": {"primary": "codex-cli/gpt-5"}}]}}
+    add(e)
+
+    e = Edge("flags-cell", "every flag of the Flags column, truthy and falsy values")
+    flag_sets = [{"thinkingLevel": "high", "verboseLevel": "on", "traceLevel": "debug", "reasoningLevel": "stream",
+                  "elevatedLevel": "ask", "responseUsage": "tokens", "groupActivation": "mention",
+                  "systemSent": True, "abortedLastRun": True, "runtimePolicySessionKey": "agent:main:main"},
+                 {"thinkingLevel": "", "systemSent": False, "abortedLastRun": 0, "verboseLevel": None},
+                 {"systemSent": "false", "abortedLastRun": 1, "elevatedLevel": 7}]
+    e.store({f"agent:main:direct:f{i}": entry(f"s-f{i}", FRESH + i * MIN, **f) for i, f in enumerate(flag_sets)}
+            | {"agent:main:direct:nosid": {"updatedAt": ago(FRESH)}})
+    add(e)
+
+    # --- targets
+    e = Edge("all-agents-shared-store", "--all-agents with a shared store gives one bare summary")
+    e.config = {"session": {"store": "~/.openclaw/shared/sessions.json"},
+                "agents": {"list": [{"id": "main"}, {"id": "work"}]}}
+    e.store({"agent:main:main": entry("s-m", FRESH), "agent:work:main": entry("s-w", OLD)},
+            rel=f"{STATE}/shared/sessions.json")
+    e.tr("s-m", dir_rel=f"{STATE}/shared").tr("s-w", dir_rel=f"{STATE}/shared", age=OLD)
+    e.standard_runs(sel=["--all-agents"])
+    add(e)
+
+    e = Edge("all-agents-acp", "--all-agents: agents list + ACP agents, missing stores included")
+    e.config = {"agents": {"list": [{"id": "main"}, {"id": "Work", "default": True},
+                                    {"id": "coder", "runtime": {"type": "acp", "acp": {"agent": "codex"}}}]},
+                "acp": {"defaultAgent": "claude", "allowedAgents": ["gemini", "*", "Work"]}}
+    for agent, age in [("main", OLD), ("work", FRESH), ("codex", OLD)]:
+        d = f"{STATE}/agents/{agent}/sessions"
+        e.store({f"agent:{agent}:main": entry(f"s-{agent}", age), f"agent:{agent}:direct:x": entry(f"s-{agent}-x", OLD)},
+                rel=f"{d}/sessions.json")
+        e.tr(f"s-{agent}", dir_rel=d, age=age).tr(f"s-{agent}-x", dir_rel=d, age=OLD)
+    e.standard_runs(sel=["--all-agents"], apply_json=False)
+    add(e)
+
+    e = Edge("multi-store-text", "dry-run text with several stores prints Agent: headers")
+    e.config = {"agents": {"list": [{"id": "main"}, {"id": "work"}]}}
+    for agent in ("main", "work"):
+        d = f"{STATE}/agents/{agent}/sessions"
+        e.store({f"agent:{agent}:main": entry(f"s-{agent}", FRESH, label=f"{agent} label"),
+                 f"agent:{agent}:direct:old": entry(f"s-{agent}-old", OLD)}, rel=f"{d}/sessions.json")
+        e.tr(f"s-{agent}", dir_rel=d).file(f"{d}/{_u(120 if agent == 'main' else 121)}.jsonl", "{}\n", OLD)
+    e.standard_runs(sel=["--all-agents"], apply_json=False)
+    add(e)
+
+    e = Edge("parent-options", "options given to the parent `sessions` command")
+    e.config = {"agents": {"list": [{"id": "main"}, {"id": "work"}]}}
+    e.store({"agent:work:main": entry("s-w", FRESH), "agent:work:direct:old": entry("s-wo", OLD)},
+            rel=f"{STATE}/agents/work/sessions/sessions.json")
+    e.tr("s-w", dir_rel=f"{STATE}/agents/work/sessions").tr("s-wo", dir_rel=f"{STATE}/agents/work/sessions", age=OLD)
+    e.runs = [["sessions", "--agent", "work", "cleanup", "--dry-run", "--json"],
+              ["sessions", "--json", "cleanup", "--dry-run", "--agent", "work"],
+              ["sessions", "--store", f"@HOME@/{STATE}/agents/work/sessions/sessions.json", "cleanup", "--enforce"]]
+    add(e)
+
+    e = Edge("parent-all-agents", "`sessions --all-agents cleanup` and a parent/child --json mix")
+    e.config = {"agents": {"list": [{"id": "main"}, {"id": "work"}]}}
+    e.store({"agent:main:direct:old": entry("s-o", OLD)}).tr("s-o", age=OLD)
+    e.runs = [["sessions", "--all-agents", "--json", "cleanup", "--dry-run"],
+              ["sessions", "--all-agents", "cleanup", "--dry-run"],
+              ["sessions", "--all-agents", "cleanup", "--json", "--enforce"]]
+    add(e)
+
+    e = Edge("selector-conflicts", "conflicting selectors and unknown agents exit 1")
+    e.store({"agent:main:main": entry("s-m", FRESH)}).tr("s-m")
+    e.runs = [["sessions", "cleanup", "--dry-run", "--agent", "main", "--all-agents"],
+              ["sessions", "cleanup", "--dry-run", "--json", *STORE_ARG, "--agent", "main"],
+              ["sessions", "cleanup", "--json", "--agent", "ghost"]]
+    e.expect_error = True
+    add(e)
+
+    e = Edge("agent-id-normalization", "--agent ids are normalised before the lookup")
+    e.config = {"agents": {"list": [{"id": "Ops Team"}, {"id": "main", "default": True}]}}
+    d = f"{STATE}/agents/ops-team/sessions"
+    e.store({"agent:ops-team:main": entry("s-ops", FRESH), "agent:ops-team:direct:x": entry("s-x", OLD)},
+            rel=f"{d}/sessions.json")
+    e.tr("s-ops", dir_rel=d).tr("s-x", dir_rel=d, age=OLD)
+    e.runs = [["sessions", "cleanup", "--dry-run", "--json", "--agent", "Ops Team"],
+              ["sessions", "cleanup", "--dry-run", "--agent", "OPS-TEAM"],
+              ["sessions", "cleanup", "--json", "--agent", "  ops team  "]]
+    add(e)
+
+    e = Edge("gateway-no-credentials", "applying without --store and without credentials fails before any socket")
+    e.store({"agent:main:direct:old": entry("s-o", OLD)}).tr("s-o", age=OLD)
+    e.env = {"OPENCLAW_GATEWAY_TOKEN": None}
+    e.runs = [["sessions", "cleanup", "--json"], ["sessions", "cleanup", "--dry-run", "--json"],
+              ["sessions", "cleanup", "--json", *STORE_ARG]]
+    e.expect_error = True
+    add(e)
+
+    e = Edge("default-target-gateway-fallback", "applying without --store: the closed Gateway port falls back to local")
+    e.store({"agent:main:direct:old": entry("s-o", OLD), "agent:main:main": entry("s-m", FRESH)})
+    e.tr("s-o", age=OLD).tr("s-m")
+    e.standard_runs(sel=[])
+    add(e)
+
+    # --- modes
+    e = Edge("warn-mode-apply", "warn mode applies --fix-missing/--fix-dm-scope removals but nothing else")
+    e.store({"agent:main:direct:bob": entry("s-bob", FRESH), "agent:main:direct:stale": entry("s-stale", OLD),
+             "agent:main:main": entry("s-missing", FRESH), "agent:main:discord:group:1": entry("s-g", OLD)})
+    e.tr("s-bob").tr("s-stale", age=OLD).tr("s-g", age=OLD)
+    e.file(f"{MAIN_DIR}/{_u(130)}.jsonl", "orphan\n", OLD)
+    e.file(f"{MAIN_DIR}/sessions.json.{_u(131)}.tmp", "tmp", OLD)
+    e.maintenance(mode="warn", maxEntries=1)
+    e.standard_runs(flags=["--fix-missing", "--fix-dm-scope"], enforce=False, apply_json=False)
+    add(e)
+
+    e = Edge("warn-mode-enforce-flag", "--enforce overrides mode warn")
+    e.store({"agent:main:direct:stale": entry("s-stale", OLD), "agent:main:main": entry("s-m", FRESH)})
+    e.tr("s-stale", age=OLD).tr("s-m").file(f"{MAIN_DIR}/{_u(132)}.jsonl", "orphan\n", OLD)
+    e.maintenance(mode="warn")
+    e.standard_runs(enforce=True, apply_json=False)
+    add(e)
+
+    # --- store locations
+    e = Edge("custom-store-basename", "a store not named sessions.json: temps follow its basename")
+    e.config = {"session": {"store": "~/stores/{agentId}.json"}, "agents": {"list": [{"id": "main"}, {"id": "work"}]}}
+    e.store({"agent:main:main": entry("s-m", FRESH), "agent:main:direct:old": entry("s-o", OLD)}, rel="stores/main.json")
+    e.store({"agent:work:main": entry("s-w", OLD)}, rel="stores/work.json")
+    e.tr("s-m", dir_rel="stores").tr("s-o", dir_rel="stores", age=OLD).tr("s-w", dir_rel="stores", age=OLD)
+    e.file(f"stores/main.json.{_u(140)}.tmp", "t", OLD).file(f"stores/sessions.json.{_u(141)}.tmp", "t", OLD)
+    e.file("stores/work.json.9.%s.tmp" % _u(142), "t", OLD).file(f"stores/sessions.json.bak.@MS({OLD})@", "{}", OLD)
+    e.file(f"stores/{_u(143)}.jsonl", "orphan\n", OLD)
+    e.standard_runs(sel=["--all-agents"])
+    add(e)
+
+    e = Edge("relative-store-config", "a relative session.store resolves against the working directory")
+    e.config = {"session": {"store": "rel-stores/{agentId}/sessions.json"}}
+    e.cwd = "work"
+    e.files.append({"path": "work/.keep", "text": "", "age": OLD})
+    e.store({"agent:main:direct:old": entry("s-o", OLD)}, rel="work/rel-stores/main/sessions.json")
+    e.tr("s-o", dir_rel="work/rel-stores/main", age=OLD)
+    e.standard_runs(sel=[])
+    add(e)
+
+    e = Edge("relative-store-flag", "--store relative to the working directory, and with ~")
+    e.cwd = "work"
+    e.files.append({"path": "work/.keep", "text": "", "age": OLD})
+    e.store({"agent:main:direct:old": entry("s-o", OLD), "agent:main:main": entry("s-m", FRESH)})
+    e.tr("s-o", age=OLD).tr("s-m")
+    e.runs = [["sessions", "cleanup", "--dry-run", "--json", "--store", f"../{MAIN_STORE}"],
+              ["sessions", "cleanup", "--dry-run", "--store", f"~/{MAIN_STORE}"],
+              ["sessions", "cleanup", "--json", "--store", f"../{MAIN_STORE}"]]
+    add(e)
+
+    e = Edge("store-template-flag", "--store with {agentId} uses the default agent id")
+    e.config = {"agents": {"list": [{"id": "main"}, {"id": "work", "default": True}]}}
+    d = f"{STATE}/agents/work/sessions"
+    e.store({"agent:work:direct:old": entry("s-o", OLD)}, rel=f"{d}/sessions.json").tr("s-o", dir_rel=d, age=OLD)
+    e.standard_runs(sel=["--store", "~/.openclaw/agents/{agentId}/sessions/sessions.json"])
+    add(e)
+
+    e = Edge("legacy-state-dir", "no ~/.openclaw but ~/.clawdbot exists: it is the state dir")
+    d = ".clawdbot/agents/main/sessions"
+    e.store({"agent:main:direct:old": entry("s-o", OLD), "agent:main:main": entry("s-m", FRESH)}, rel=f"{d}/sessions.json")
+    e.tr("s-o", dir_rel=d, age=OLD).tr("s-m", dir_rel=d)
+    e.ignore = [".clawdbot/state", ".clawdbot/identity"]
+    e.standard_runs(sel=[])
+    add(e)
+
+    e = Edge("state-dir-env", "OPENCLAW_STATE_DIR moves the state dir and the config")
+    d = "alt-state/agents/main/sessions"
+    e.env = {"OPENCLAW_STATE_DIR": "@HOME@/alt-state"}
+    e.config = {"session": {"maintenance": {"pruneAfter": "7d"}}}
+    e.config_path = "alt-state/openclaw.json"
+    e.store({"agent:main:direct:old": entry("s-o", 8 * DAY), "agent:main:main": entry("s-m", FRESH)}, rel=f"{d}/sessions.json")
+    e.tr("s-o", dir_rel=d, age=8 * DAY).tr("s-m", dir_rel=d)
+    e.store({"agent:main:direct:decoy": entry("s-decoy", OLD)})
+    e.ignore = ["alt-state/state", "alt-state/identity"]
+    e.standard_runs(sel=[])
+    add(e)
+
+    e = Edge("legacy-transcript-dir-store", "a store inside ~/.openclaw/sessions (the legacy transcript dir)")
+    d = f"{STATE}/sessions"
+    e.store({"agent:main:direct:old": entry("s-o", OLD), "agent:main:main": entry("s-m", FRESH)}, rel=f"{d}/sessions.json")
+    e.tr("s-o", dir_rel=d, age=OLD).tr("s-m", dir_rel=d)
+    e.standard_runs(sel=["--store", f"@HOME@/{d}/sessions.json"])
+    add(e)
+
+    e = Edge("symlinked-sessions-dir", "agents/main/sessions is a symlink to another folder")
+    e.node(path=f"{STATE}/agents/main/sessions", symlink="@HOME@/real-sessions")
+    e.store({"agent:main:direct:old": entry("s-o", OLD), "agent:main:main": entry("s-m", FRESH,
+             sessionFile=f"@HOME@/{MAIN_DIR}/s-m.jsonl")}, rel="real-sessions/sessions.json")
+    e.tr("s-o", dir_rel="real-sessions", age=OLD).tr("s-m", dir_rel="real-sessions")
+    e.file(f"real-sessions/{_u(150)}.jsonl", "orphan\n", OLD)
+    e.standard_runs(sel=[])
+    add(e)
+
+    e = Edge("symlinks-inside", "symlinked transcripts, dangling links and a symlinked store file")
+    e.store({"agent:main:direct:link": entry("s-link", OLD), "agent:main:direct:out": entry("s-out", OLD),
+             "agent:main:main": entry("s-m", FRESH, sessionFile="alias.jsonl")}, rel="real/sessions.json")
+    e.node(path=MAIN_STORE, symlink="@HOME@/real/sessions.json")
+    e.tr("s-target", age=OLD).tr("s-m")
+    e.node(path=f"{MAIN_DIR}/s-link.jsonl", symlink="s-target.jsonl")
+    e.node(path=f"{MAIN_DIR}/s-out.jsonl", symlink="@HOME@/elsewhere/s-out.jsonl")
+    e.tr("s-out", dir_rel="elsewhere", age=OLD)
+    e.node(path=f"{MAIN_DIR}/alias.jsonl", symlink="s-m.jsonl")
+    e.node(path=f"{MAIN_DIR}/dangling.jsonl", symlink="nowhere.jsonl")
+    e.node(path=f"{MAIN_DIR}/dir-link", symlink="@HOME@/elsewhere")
+    e.maintenance(maxDiskBytes=0)
+    add(e)
+
+    e = Edge("directory-transcript", "a stale entry whose transcript path is a directory")
+    e.store({"agent:main:direct:d": entry("s-dir", OLD), "agent:main:main": entry("s-m", FRESH)})
+    e.tr("s-dir", kind="directory").tr("s-m")
+    e.file(f"{MAIN_DIR}/s-dir.jsonl/inner.txt", "inside", OLD)
+    e.node(path=f"{MAIN_DIR}/orphan-dir.jsonl", dir=True)
+    add(e)
+
+    e = Edge("sessions-dir-modes", "modes: a 0700 sessions dir and a 0644 store when rewritten")
+    e.node(path=f"{STATE}/agents/main/sessions", dir=True, mode="700")
+    e.store({"agent:main:direct:old": entry("s-o", OLD), "agent:main:main": entry("s-m", FRESH)}, mode="644")
+    e.tr("s-o", age=OLD).tr("s-m")
+    add(e)
+
+    # --- trajectories
+    e = Edge("trajectory-pointer-outside-runtime",
+             "stale entry whose trajectory pointer names an outside <safeId>.jsonl runtime file")
+    sid = "s-traj.1"
+    e.store({"agent:main:direct:t": entry(sid, OLD), "agent:main:main": entry("s-m", FRESH)})
+    e.tr(sid, age=OLD).tr("s-m")
+    e.file(f"{MAIN_DIR}/{sid}.trajectory-path.json", json.dumps(
+        {"traceSchema": "openclaw-trajectory-pointer", "schemaVersion": 1, "sessionId": sid,
+         "runtimeFile": "@HOME@/traces/s-traj_1.jsonl"}), OLD)
+    e.file("traces/s-traj_1.jsonl", json.dumps({"traceSchema": "openclaw-trajectory", "schemaVersion": 1,
+                                                "source": "runtime", "sessionId": sid}) + "\n", OLD)
+    e.expected_difference = ("the reference deletes an outside runtime trajectory file named <safeId>.jsonl "
+                             "that starts with a runtime event; this project never touches files outside "
+                             "the store folder")
+    add(e)
+
+    e = Edge("trajectory-variants", "pointers inside the folder, wrong ids, non-matching outside files, sidecars")
+    e.store({"agent:main:direct:a": entry("s-a", OLD), "agent:main:direct:b": entry("s-b", OLD),
+             "agent:main:direct:c": entry("s-c", OLD), "agent:main:main": entry("s-m", FRESH)})
+    for sid in ("s-a", "s-b", "s-c"):
+        e.tr(sid, age=OLD).file(f"{MAIN_DIR}/{sid}.trajectory.jsonl", "{}\n", OLD)
+    e.file(f"{MAIN_DIR}/s-a.trajectory-path.json", json.dumps(
+        {"traceSchema": "openclaw-trajectory-pointer", "schemaVersion": 1, "sessionId": "s-a",
+         "runtimeFile": f"@HOME@/{MAIN_DIR}/traj/custom.jsonl"}), OLD)
+    e.file(f"{MAIN_DIR}/traj/custom.jsonl", "{}\n", OLD)
+    e.file(f"{MAIN_DIR}/s-b.trajectory-path.json", json.dumps(
+        {"traceSchema": "openclaw-trajectory-pointer", "schemaVersion": 1, "sessionId": "other",
+         "runtimeFile": f"@HOME@/{MAIN_DIR}/traj/b.jsonl"}), OLD)
+    e.file(f"{MAIN_DIR}/traj/b.jsonl", "{}\n", OLD)
+    e.file(f"{MAIN_DIR}/s-c.trajectory-path.json", json.dumps(
+        {"traceSchema": "openclaw-trajectory-pointer", "schemaVersion": 1, "sessionId": "s-c",
+         "runtimeFile": "@HOME@/traces/s-c.jsonl"}), OLD)
+    e.file("traces/s-c.jsonl", json.dumps({"traceSchema": "openclaw-trajectory", "schemaVersion": 2,
+                                           "source": "runtime", "sessionId": "s-c"}) + "\n", OLD)
+    e.file(f"{MAIN_DIR}/s-m.trajectory.jsonl", "{}\n", OLD).file(f"{MAIN_DIR}/s-m.trajectory-path.json", "{}", OLD)
+    e.file(f"{MAIN_DIR}/{_u(160)}.trajectory.jsonl", "{}\n", OLD).file(f"{MAIN_DIR}/{_u(161)}.trajectory-path.json", "{}", YOUNG)
+    add(e)
+
+    # --- store normalisation
+    p_ok = skills_prompt(random.Random(5), 700)
+    p_new = skills_prompt(random.Random(6), 900)
+    e = Edge("prompt-blob-hydration", "promptRef hydration, missing/mismatched blobs, new blobs on write")
+    e.store({
+        "agent:main:direct:ok": entry("s-ok", FRESH, skillsSnapshot={"skills": [{"name": "a"}], "promptRef": {
+            "version": 1, "algorithm": "sha256", "hash": sha256_hex(p_ok), "bytes": len(p_ok.encode())}, "version": 3}),
+        "agent:main:direct:missing": entry("s-miss", FRESH, skillsSnapshot={"skills": [], "promptRef": {
+            "version": 1, "algorithm": "sha256", "hash": "ab" * 32, "bytes": 600}}),
+        "agent:main:direct:mismatch": entry("s-mm", FRESH, skillsSnapshot={"skills": [], "promptRef": {
+            "version": 1, "algorithm": "sha256", "hash": sha256_hex(p_ok), "bytes": 5}}),
+        "agent:main:direct:inline": entry("s-in", FRESH, skillsSnapshot={"prompt": p_new, "skills": [],
+                                                                          "resolvedSkills": [{"name": "x"}]}),
+        "agent:main:direct:short": entry("s-short", FRESH, skillsSnapshot={"prompt": "short prompt", "skills": []}),
+        "agent:main:direct:old": entry("s-old", OLD, skillsSnapshot={"prompt": p_ok, "skills": []}),
+    })
+    e.file(f"{MAIN_DIR}/skills-prompts/sha256/{sha256_hex(p_ok)[:2]}/{sha256_hex(p_ok)}.txt", p_ok, YOUNG, mode="600")
+    for sid in ("s-ok", "s-miss", "s-mm", "s-in", "s-short"):
+        e.tr(sid)
+    e.tr("s-old", age=OLD)
+    add(e)
+
+    e = Edge("legacy-fields", "provider/lastProvider/room migrations and delivery normalisation")
+    e.store({
+        "agent:main:direct:p": entry("s-p", FRESH, provider="telegram", lastProvider="telegram", room="#r"),
+        "agent:main:direct:q": entry("s-q", FRESH, channel="slack", provider="discord", room=5),
+        "agent:main:direct:r": entry("s-r", FRESH, lastChannel="whatsapp", lastTo="+1555", lastAccountId="a1"),
+        "agent:main:direct:s": entry("s-s", FRESH, deliveryContext={"channel": "telegram", "to": "123", "threadId": 9}),
+        "agent:main:direct:t": entry("s-t", FRESH, route={"channel": "webchat"}, deliveryContext={"channel": "webchat"},
+                                     lastChannel="webchat", origin={"provider": "webchat", "chatType": "direct"}),
+        "agent:main:direct:u": entry("s-u", FRESH, groupChannel="#keep", room="#drop"),
+    })
+    for sid in "pqrstu":
+        e.tr(f"s-{sid}")
+    add(e)
+
+    e = Edge("normalisation-drops", "entries dropped or rewritten while the store is loaded")
+    e.store({
+        "agent:main:direct:str": "not an object", "agent:main:direct:arr": [1, 2], "agent:main:direct:null": None,
+        "agent:main:direct:num": 5, "agent:main:direct:unsafe": entry("../x", FRESH),
+        "agent:main:direct:slash": entry("a/b", FRESH), "agent:main:direct:dot": entry("..", FRESH),
+        "agent:main:direct:numsid": entry(None, FRESH, sessionId=7),
+        "agent:main:direct:colon": entry("chat:1@host", FRESH),
+        "agent:main:direct:colon-file": entry("chat:2@host", FRESH, sessionFile="c2.jsonl"),
+        "agent:main:direct:pad": entry("  s-pad  ", FRESH),
+        "agent:main:direct:sf-num": entry("s-sfn", FRESH, sessionFile=7),
+        "agent:main:direct:upd-str": {"sessionId": "s-us", "updatedAt": "2026-01-01"},
+        "agent:main:direct:upd-neg": {"sessionId": "s-un", "updatedAt": -5},
+        "agent:main:direct:upd-null": {"sessionId": "s-unull", "updatedAt": None},
+        "agent:main:direct:upd-float": {"sessionId": "s-uf", "updatedAt": 1.5},
+        "agent:main:direct:blank-model": entry("s-bm", FRESH, model="  ", modelProvider="openai"),
+        "agent:main:direct:long-id": entry("x" * 200, FRESH),
+        "agent:main:direct:checkpoint-id": entry(f"s.checkpoint.{_u(170)}", FRESH),
+    })
+    for sid in ("s-pad", "s-sfn", "s-us", "s-un", "s-unull", "s-uf", "s-bm"):
+        e.tr(sid)
+    e.file(f"{MAIN_DIR}/c2.jsonl", transcript_text("messages", "c2", FRESH, e.rng), FRESH)
+    e.standard_runs(flags=["--fix-missing"])
+    add(e)
+
+    e = Edge("shared-transcripts", "a transcript is archived only when no remaining entry uses its id")
+    e.store({"agent:main:direct:a": entry("shared-a", OLD), "agent:main:direct:b": entry("shared-a", FRESH),
+             "agent:main:direct:c": entry("shared-c", OLD), "agent:main:direct:d": entry("shared-c", OLD + HOUR),
+             "agent:main:direct:e": entry("shared-e", OLD, sessionFile="e-custom.jsonl"),
+             "agent:main:direct:f": entry("shared-e", OLD + 2 * HOUR)})
+    e.tr("shared-a", age=OLD).tr("shared-c", age=OLD).tr("shared-e", age=OLD).tr("shared-e", name="e-custom.jsonl", age=OLD)
+    add(e)
+
+    e = Edge("checkpoints", "referenced, unreferenced and near-miss checkpoint files")
+    sid = _u(180)
+    cp_ref, cp_post, cp_unref = (f"{sid}.checkpoint.{_u(181)}.jsonl", f"{sid}.checkpoint.{_u(182)}.jsonl",
+                                 f"{sid}.checkpoint.{_u(183)}.jsonl")
+    e.store({"agent:main:main": entry(sid, FRESH, compactionCheckpoints=[{
+        "checkpointId": _u(184), "sessionKey": "agent:main:main", "sessionId": sid, "createdAt": ago(YOUNG),
+        "reason": "manual", "preCompaction": {"sessionId": sid, "sessionFile": f"@HOME@/{MAIN_DIR}/{cp_ref}"},
+        "postCompaction": {"sessionId": sid, "sessionFile": f" @HOME@/{MAIN_DIR}/{cp_post} "}}])})
+    e.tr(sid)
+    for name, age in [(cp_ref, OLD), (cp_post, OLD), (cp_unref, OLD), (f"{sid}.checkpoint.{_u(185)}.jsonl", YOUNG),
+                      (f"{sid}.checkpoint.not-a-uuid.jsonl", OLD),
+                      (f"{sid}.checkpoint.00000000-0000-6000-8000-000000000000.jsonl", OLD),
+                      (f"{sid}.checkpoint.{_u(186)}.jsonl.deleted.@TS({OLD})@", OLD)]:
+        e.file(f"{MAIN_DIR}/{name}", "{}\n", age)
+    add(e)
+
+    e = Edge("store-temps", "store temp names: pid, no pid, upper case, other basenames, blob temps")
+    e.store({"agent:main:main": entry("s-m", FRESH)}).tr("s-m")
+    for name, age in [(f"sessions.json.123.{_u(190)}.tmp", 10 * MIN), (f"sessions.json.{_u(191)}.tmp", 2 * MIN),
+                      (f"sessions.json.{_u(192).upper()}.tmp", OLD), (f"SESSIONS.JSON.{_u(193)}.tmp", OLD),
+                      (f"sessions.json.abc.{_u(194)}.tmp", OLD), (f"sessions.json.{_u(195)}.tmp.bak", OLD),
+                      (f"other.json.{_u(196)}.tmp", OLD), (f"sessions.json.77.{_u(197)}.tmp", 3 * MIN)]:
+        e.file(f"{MAIN_DIR}/{name}", "{", age)
+    add(e)
+
+    e = Edge("large-store-cap", "a few hundred entries capped to maxEntries")
+    rng = random.Random(7)
+    entries = {}
+    for i in range(300):
+        kind = rng.choice(["direct-per-peer", "group", "subagent", "cron-run", "thread", "main", "hook"])
+        key = make_key(kind, "main", rng) + f"-{i}" if kind not in ("thread",) else make_key(kind, "main", rng)
+        entries[key] = entry(f"s-{i:03d}", (i % 40) * DAY + 3 * HOUR + (i % 7) * MIN)
+    e.store(entries).maintenance(maxEntries=100)
+    add(e)
+
+    e = Edge("future-and-zero-updated", "future, zero and missing updatedAt in the table and the rules")
+    e.store({"agent:main:direct:future": entry("s-f", -3 * DAY), "agent:main:direct:zero": {"sessionId": "s-z", "updatedAt": 0},
+             "agent:main:direct:none": {"sessionId": "s-n"}, "agent:main:direct:now": entry("s-now", 0),
+             "agent:main:direct:min": entry("s-min", 5 * MIN), "agent:main:direct:59m": entry("s-59", 59 * MIN),
+             "agent:main:direct:47h": entry("s-47", 47 * HOUR), "agent:main:direct:49h": entry("s-49", 49 * HOUR)})
+    for sid in ("s-f", "s-z", "s-n", "s-now", "s-min", "s-59", "s-47", "s-49"):
+        e.tr(sid)
+    e.maintenance(maxEntries=5, maxDiskBytes={"$bytesOf": MAIN_DIR, "x": 0.5})
+    add(e)
+
+    e = Edge("applied-text-artifacts", "applied text output with 'Pruned unreferenced artifacts'")
+    e.store({"agent:main:main": entry("s-m", FRESH)}).tr("s-m")
+    for i in range(3):
+        e.file(f"{MAIN_DIR}/{_u(200 + i)}.jsonl", "orphan\n", OLD + i * HOUR)
+    e.standard_runs(apply_json=False)
+    add(e)
+
+    e = Edge("json5-config", "JSON5 config: comments, quotes, trailing commas, hex, +, Infinity-free")
+    e.config = ("// JSON5\n{\n  /* block */ session: {\n    maintenance: {\n      mode: 'enforce',\n"
+                "      pruneAfter: \"5d\",\n      maxEntries: 0x3,\n      resetArchiveRetention: +2,\n    },\n"
+                "    dmScope: 'main',\n  },\n}\n")
+    e.store({f"agent:main:direct:j{i}": entry(f"s-j{i}", (i + 1) * DAY + 2 * HOUR) for i in range(7)})
+    for i in range(7):
+        e.tr(f"s-j{i}", age=(i + 1) * DAY + 2 * HOUR)
+    e.file(f"{MAIN_DIR}/s-j0.jsonl.reset.@TS({3 * DAY})@", "{}", 3 * DAY)
+    e.standard_runs(flags=["--fix-dm-scope"])
+    add(e)
+
+    e = Edge("invalid-config", "an invalid maintenance value is a config error")
+    e.store({"agent:main:main": entry("s-m", FRESH)}).tr("s-m")
+    e.maintenance(pruneAfter="abc")
+    e.expect_error = True
+    add(e)
+
+    e = Edge("maintenance-value-forms", "pruneDays, numeric strings, composite durations and size units")
+    e.store({f"agent:main:direct:v{i}": entry(f"s-v{i}", (i + 1) * 12 * HOUR + 20 * MIN) for i in range(8)})
+    for i in range(8):
+        e.tr(f"s-v{i}", age=(i + 1) * 12 * HOUR + 20 * MIN)
+    e.file(f"{MAIN_DIR}/s-v0.jsonl.reset.@TS({20 * HOUR})@", "{}", 20 * HOUR)
+    e.maintenance(pruneAfter="1d12h", resetArchiveRetention="0.5d", maxEntries=6, maxDiskBytes="1.5k",
+                  highWaterBytes="1k", rotateBytes="10mb")
+    add(e)
+
+    e = Edge("no-config-fix-flags", "no config file at all, every fix flag")
+    e.store({"agent:main:direct:bob": entry("s-bob", FRESH), "agent:main:main": entry("s-empty", FRESH),
+             "agent:main:telegram:acct:direct:x": entry("s-x", OLD)})
+    e.tr("s-bob").tr("s-empty", kind="empty").tr("s-x", age=OLD)
+    e.standard_runs(flags=["--fix-missing", "--fix-dm-scope", "--active-key", "agent:main:direct:bob"])
+    add(e)
+
+    return [c.build() for c in cases]
