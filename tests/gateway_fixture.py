@@ -19,7 +19,7 @@ from typing import Any
 
 import refbin
 
-READY_TIMEOUT_S = 60.0
+READY_TIMEOUT_S = 90.0
 
 
 def free_port() -> int:
