@@ -1,0 +1,66 @@
+"""Node's POSIX `path` semantics (resolve, relative, normalize) and a non-throwing realpath."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+
+
+def normalize(path: str) -> str:
+    if not path:
+        return "."
+    out = posixpath.normpath(path)
+    if out.startswith("//"):
+        out = "/" + out.lstrip("/")
+    if path.endswith("/") and out != "/":
+        out += "/"
+    return out
+
+
+def resolve(*segments: str) -> str:
+    """`path.resolve`: absolute, normalised, no trailing slash."""
+    joined = os.getcwd()
+    for seg in segments:
+        if not seg:
+            continue
+        joined = seg if seg.startswith("/") else joined + "/" + seg
+    out = posixpath.normpath(joined)
+    if out.startswith("//"):
+        out = "/" + out.lstrip("/")
+    return out
+
+
+def relative(from_path: str, to_path: str) -> str:
+    """`path.relative`: '' when both resolve to the same path."""
+    a = resolve(from_path)
+    b = resolve(to_path)
+    if a == b:
+        return ""
+    return posixpath.relpath(b, a)
+
+
+def is_inside(parent: str, child: str) -> bool:
+    """True when `child` is strictly inside `parent` (the reference's `relative` test)."""
+    rel = relative(parent, child)
+    return bool(rel) and not rel.startswith("..") and not rel.startswith("/")
+
+
+def realpath_or_none(path: str) -> str | None:
+    try:
+        return os.path.realpath(path, strict=True)
+    except (OSError, ValueError):
+        return None
+
+
+def canonical(path: str) -> str:
+    """`realpath(resolve(path))`, or the resolved path when it does not exist."""
+    resolved = resolve(path)
+    return realpath_or_none(resolved) or resolved
+
+
+def is_inside_or_equal(root: str, target: str) -> bool:
+    """`isPathInside`: equal counts as inside; only a first segment of exactly `..` is outside."""
+    rel = relative(root, target)
+    if rel == "":
+        return True
+    return rel.split("/", 1)[0] != ".." and not rel.startswith("/")

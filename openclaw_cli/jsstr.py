@@ -1,0 +1,128 @@
+"""JavaScript string semantics the reference relies on: trim, UTF-16 lengths, padding, collation."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# ECMAScript WhiteSpace + LineTerminator (String.prototype.trim), which differs from str.strip().
+_JS_WS = (
+    "\t\n\x0b\x0c\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def js_trim(value: str) -> str:
+    return value.strip(_JS_WS)
+
+
+def utf16_len(value: str) -> int:
+    if value.isascii():
+        return len(value)
+    return len(value) + sum(1 for ch in value if ord(ch) > 0xFFFF)
+
+
+def _to_units(value: str) -> list[str]:
+    """Split a string into UTF-16 code units (astral chars become surrogate halves)."""
+    units: list[str] = []
+    for ch in value:
+        cp = ord(ch)
+        if cp > 0xFFFF:
+            cp -= 0x10000
+            units.append(chr(0xD800 + (cp >> 10)))
+            units.append(chr(0xDC00 + (cp & 0x3FF)))
+        else:
+            units.append(ch)
+    return units
+
+
+def _from_units(units: list[str]) -> str:
+    out: list[str] = []
+    i = 0
+    n = len(units)
+    while i < n:
+        u = ord(units[i])
+        if 0xD800 <= u <= 0xDBFF and i + 1 < n and 0xDC00 <= ord(units[i + 1]) <= 0xDFFF:
+            out.append(chr(0x10000 + ((u - 0xD800) << 10) + (ord(units[i + 1]) - 0xDC00)))
+            i += 2
+        else:
+            out.append(units[i])
+            i += 1
+    return "".join(out)
+
+
+def utf16_slice(value: str, start: int, end: int | None = None) -> str:
+    """`String.prototype.slice` on UTF-16 indices (negative indices count from the end)."""
+    if value.isascii():
+        return value[start:end]
+    return _from_units(_to_units(value)[start:end])
+
+
+def pad_end(value: str, width: int) -> str:
+    n = utf16_len(value)
+    return value if n >= width else value + " " * (width - n)
+
+
+_SANITIZE_ANSI = re.compile(
+    r"(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x1b\\|\x07|\x9c)"
+    r"|\x1b\[[\x20-\x3f]*[\x40-\x7e]"
+    r"|\x9b[\x20-\x3f]+[\x40-\x7e]"
+)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def sanitize_terminal_text(value: str) -> str:
+    """Single-line terminal text: ANSI stripped, CR/LF/TAB shown escaped, other controls dropped."""
+    text = _SANITIZE_ANSI.sub("", value)
+    text = text.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t")
+    return _CONTROL.sub("", text)
+
+
+@lru_cache(maxsize=1)
+def _collator():
+    import pyuca
+
+    return pyuca.Collator()
+
+
+def locale_sort_key(value: str):
+    """Sort key matching `String.prototype.localeCompare` (root collation) for ordinary text."""
+    return _collator().sort_key(value)
+
+
+def js_number_to_string(value: float | int) -> str:
+    """`String(number)` as ECMAScript formats it (shortest round-trip digits)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if abs(value) < 2**53:
+            return str(value)
+        value = float(value)
+    if value != value:
+        return "NaN"
+    if value in (float("inf"), float("-inf")):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    mantissa, _, exp = repr(abs(value)).partition("e")
+    int_part, _, frac_part = mantissa.partition(".")
+    digits = (int_part + frac_part).lstrip("0")
+    # position of the decimal point relative to the first significant digit
+    point = len(int_part) + (int(exp) if exp else 0)
+    if int_part == "0":
+        stripped = frac_part.lstrip("0")
+        point = -(len(frac_part) - len(stripped)) + (int(exp) if exp else 0)
+        digits = stripped
+    digits = digits.rstrip("0") or "0"
+    k, n = len(digits), point
+    if k <= n <= 21:
+        out = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        out = digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + ("+" if e >= 0 else "-") + str(abs(e))
+    return sign + out

@@ -1,0 +1,49 @@
+"""Printing: JSON like `JSON.stringify(v, null, 2)`, plain or styled text, errors on stderr."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable
+
+
+def print_json(value) -> None:
+    from openclaw_cli import jsjson
+
+    sys.stdout.write(jsjson.dumps_pretty(value) + "\n")
+
+
+def color_enabled(stream=None, *, no_color_flag: bool = False) -> bool:
+    """Colour only at a terminal, never with NO_COLOR (unless FORCE_COLOR says otherwise)."""
+    if no_color_flag:
+        return False
+    force = os.environ.get("FORCE_COLOR")
+    if force is not None and force not in ("0", "false"):
+        return True
+    if os.environ.get("NO_COLOR") is not None:
+        return False
+    stream = stream or sys.stdout
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
+_ANSI = {
+    "heading": "1",
+    "muted": "2",
+    "accent": "36",
+    "key": "36",
+    "info": "34",
+    "warn": "33",
+    "error": "31",
+    "success": "32",
+}
+
+
+def ansi_style(style: str, text: str) -> str:
+    code = _ANSI.get(style)
+    return f"\x1b[{code}m{text}\x1b[0m" if code and text else text
+
+
+def print_lines(lines: Iterable[str]) -> None:
+    write = sys.stdout.write
+    for line in lines:
+        write(line + "\n")
