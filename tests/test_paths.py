@@ -330,7 +330,7 @@ def test_state_dir_and_profiles_match_reference_binary(reference, tmp_path, monk
     case("profile", ["--profile", "work"], {}, (".openclaw-work/openclaw.json", legacy_cfg))
     case("dev", ["--dev"], {})
     case("profile-state", ["--profile", "work"], {"OPENCLAW_STATE_DIR": "{home}/preset"},
-         ("preset/openclaw.json", '{ session: { store: "/tmp/x-{agentId}.json" } }'))
+         ("preset/openclaw.json", '{ session: { store: "/stores/x-{agentId}.json" } }'))
     case("profile-default", ["--profile", "Default"], {}, (".clawdbot/keep", ""))
     case("dev-and-profile", ["--dev", "--profile", "x"], {})
     case("bad-profile", ["--profile", "b@d"], {})
