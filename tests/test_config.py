@@ -174,7 +174,8 @@ def test_include_depth_limit(tmp_path):
     ('"./missing.json"', {}, "Failed to read include file: ./missing.json (resolved: {cfg}/missing.json)"),
     ('"./c1.json"', {".openclaw/c1.json": '{"$include": "c2.json"}', ".openclaw/c2.json": '{"$include": "./c1.json"}'},
      "Circular include detected: {cfg}/openclaw.json -> {cfg}/c1.json -> {cfg}/c2.json -> {cfg}/c1.json"),
-    ('"./bad.json"', {".openclaw/bad.json": "{ x: "}, "Failed to parse include file: ./bad.json (resolved: {cfg}/bad.json)"),
+    ('"./bad.json"', {".openclaw/bad.json": "{ x: "},
+     "Failed to parse include file: ./bad.json (resolved: {cfg}/bad.json)"),
     ("5", {}, "Invalid $include value: expected string or array of strings, got number"),
     ('["ok.json", null]', {".openclaw/ok.json": "{}"}, "Invalid $include array item: expected string, got object"),
     ('"./sub"', {".openclaw/sub/x": ""}, "Include file failed security checks (regular file, max 2097152 bytes, "
@@ -543,7 +544,8 @@ def test_loading_matches_reference_binary(reference, tmp_path, monkeypatch):
 @pytest.mark.parametrize("env_value,cfg,port", [
     (None, {}, 18789), ("19001", {"gateway": {"port": 1234}}, 19001), ("host:2000", {}, 2000),
     ("[::1]:3000", {}, 3000), ("::1:3000", {"gateway": {"port": 4}}, 4), ("70000", {}, 18789),
-    ("0", {}, 18789), (" 42 ", {}, 42), ("x", {"gateway": {"port": 0}}, 18789), (None, {"gateway": {"port": "5"}}, 18789),
+    ("0", {}, 18789), (" 42 ", {}, 42), ("x", {"gateway": {"port": 0}}, 18789),
+    (None, {"gateway": {"port": "5"}}, 18789),
     (None, {"gateway": {"port": 5000}}, 5000), (":5", {}, 18789),
 ])
 def test_resolve_gateway_port(env_value, cfg, port):
