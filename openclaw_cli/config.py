@@ -569,6 +569,9 @@ def load_config_dotenv(env: MutableMapping[str, str], cwd: str | None = None) ->
 # Validation: the reference's schema for the sections this tool reads, the root key set,
 # and the top-level keys of every other section. Issues carry the same paths as the
 # reference; `cont=False` marks issues that stop object refinements (as in the reference).
+# Not checked: values inside the other sections and the unmodelled agent fields, plugin and
+# channel schemas, SecretRef placement policy, identity.avatar, the CSS grammar of
+# gateway.controlUi.chatMessageMaxWidth (URLs are checked loosely).
 
 _MISSING = object()
 
