@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_cli.errors import UsageError
+from openclaw_cli.errors import ConfigError, UsageError
 from openclaw_cli.gateway import (
     GatewayCredentialsRequired,
     GatewayExplicitAuthRequired,
@@ -18,6 +18,7 @@ from openclaw_cli.gateway import (
     GatewaySecretRefError,
     GatewaySetupError,
 )
+from openclaw_cli.gateway import rpc
 from openclaw_cli.gateway.credentials import Credentials, resolve_auth_mode, resolve_credentials
 from openclaw_cli.gateway.discovery import (
     DEFAULT_PORT,
@@ -33,6 +34,7 @@ from openclaw_cli.gateway.discovery import (
     resolve_target,
 )
 from openclaw_cli.gateway.scopes import CLI_DEFAULT_SCOPES, scopes_for_method
+from openclaw_cli.paths import apply_cli_profile
 
 
 def gw(**gateway):
@@ -62,11 +64,15 @@ def test_port_order():
     assert resolve_port(gw(port="18800"), {}) == DEFAULT_PORT  # only numbers count
 
 
-def test_dev_port_beats_config_port():
+def test_dev_port_beats_config_port(tmp_path: Path):
     # `--dev` puts OPENCLAW_GATEWAY_PORT=19001 in the environment (unless it is set already).
-    assert DEV_PORT == 19001
-    target = resolve_target(gw(port=18800), {"OPENCLAW_GATEWAY_PORT": str(DEV_PORT)})
-    assert target.url == "ws://127.0.0.1:19001"
+    env = {"HOME": str(tmp_path)}
+    apply_cli_profile(env, None, dev=True)
+    assert DEV_PORT == 19001 and env["OPENCLAW_GATEWAY_PORT"] == "19001"
+    assert resolve_target(gw(port=18800), env).url == "ws://127.0.0.1:19001"
+    env = {"HOME": str(tmp_path), "OPENCLAW_GATEWAY_PORT": "18900"}
+    apply_cli_profile(env, None, dev=True)
+    assert resolve_target(gw(port=18800), env).url == "ws://127.0.0.1:18900"
 
 
 @pytest.mark.parametrize("bad", ["0", "abc", "65536", -1, True])
@@ -418,3 +424,41 @@ def test_least_privilege_scopes():
         ["operator.write"]
     assert scopes_for_method("sessions.delete", {"key": "k"}) == ["operator.admin"]
     assert scopes_for_method("no.such.method") == list(CLI_DEFAULT_SCOPES)
+
+
+# -- loading the config -------------------------------------------------------------------
+
+def write_config(home: Path, text: str) -> Path:
+    state = home / ".openclaw"
+    state.mkdir(parents=True, exist_ok=True)
+    (state / "openclaw.json").write_text(text)
+    return state
+
+
+def test_connection_for_reads_the_config_file(tmp_path: Path):
+    write_config(tmp_path, '{ gateway: { port: 18999, auth: { token: "${MY_GW_TOK}" } } }')
+    conn = rpc.connection_for("health", {"HOME": str(tmp_path), "MY_GW_TOK": "from-env-var"})
+    assert conn.url == "ws://127.0.0.1:18999"
+    assert (conn.credentials.token, conn.credentials.token_source) == \
+        ("from-env-var", "config gateway.auth.token")
+    assert conn.config_path == str(tmp_path / ".openclaw" / "openclaw.json")
+    with pytest.raises(GatewaySecretRefError):
+        rpc.connection_for("health", {"HOME": str(tmp_path)})
+
+
+def test_connection_for_sees_the_state_dir_dotenv(tmp_path: Path):
+    state = write_config(tmp_path, '{ gateway: { auth: { token: "cfg-tok" } } }')
+    (state / ".env").write_text("OPENCLAW_GATEWAY_TOKEN=dotenv-tok\n")
+    env = {"HOME": str(tmp_path)}
+    conn = rpc.connection_for("health", env)
+    assert conn.credentials.token == "dotenv-tok"  # env-first, and the dotenv fills the env
+    assert env["OPENCLAW_GATEWAY_TOKEN"] == "dotenv-tok"
+
+
+def test_connection_for_explicit_url_and_token_skip_the_config(tmp_path: Path):
+    write_config(tmp_path, "{ this is not json5")
+    env = {"HOME": str(tmp_path)}
+    conn = rpc.connection_for("health", env, url="ws://127.0.0.1:1", token="t")
+    assert conn.target.url_source == "cli --url"
+    with pytest.raises(ConfigError):
+        rpc.connection_for("health", env, token="t")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from openclaw_cli.gateway import (
 from openclaw_cli.gateway.client import GatewayClient
 from openclaw_cli.gateway.credentials import Credentials
 from openclaw_cli.gateway.discovery import GatewayConnection, resolve_connection, resolve_target
+from openclaw_cli.gateway.scopes import scopes_for_method
 
 pytestmark = [pytest.mark.gateway, pytest.mark.reference]
 
@@ -169,6 +171,65 @@ def test_cleanup_request_matches_reference_cli(fake_gateway, tmp_path, args, par
     assert ref["connect"]["client"]["id"] == ours["connect"]["client"]["id"] == "cli"
     assert ref["connect"]["client"]["mode"] == ours["connect"]["client"]["mode"] == "cli"
     assert "device" not in ref["connect"] and "device" not in ours["connect"]
+
+
+# -- credential precedence, checked against the reference CLI ------------------------------
+
+def _credential_cases(tmp_path: Path, fake_url: str, port: int) -> dict:
+    secret_file = tmp_path / "gw-secrets.json"
+    secret_file.write_text('{"gateway": {"token": "file-tok"}}')
+    secret_file.chmod(0o600)
+    return {
+        "local-env-first": (
+            {"gateway": {"port": port, "auth": {"token": "cfg-tok", "password": "cfg-pw"}}},
+            {"OPENCLAW_GATEWAY_TOKEN": "env-tok"}),
+        "local-remote-fallback": (
+            {"gateway": {"port": port, "remote": {"token": "remote-tok"}}}, {}),
+        "remote-mode": (
+            {"gateway": {"mode": "remote", "auth": {"password": "local-pw", "token": "local-tok"},
+                         "remote": {"url": fake_url, "token": "remote-tok",
+                                    "password": "remote-pw"}}},
+            {"OPENCLAW_GATEWAY_TOKEN": "env-tok", "OPENCLAW_GATEWAY_PASSWORD": "env-pw"}),
+        "file-secret-ref": (
+            {"secrets": {"providers": {"vault": {"source": "file", "path": str(secret_file)}}},
+             "gateway": {"port": port, "auth": {
+                 "token": {"source": "file", "provider": "vault", "id": "/gateway/token"}}}},
+            {}),
+    }
+
+
+def test_credentials_match_reference_cli(fake_gateway, tmp_path):
+    """Each case runs the reference `gateway call health` (concurrently, they are slow) against
+    a fake Gateway and compares the auth it sent with what we resolve."""
+    def handler(ws, srv):
+        srv.handshake(ws)
+        request = srv.recv_json(ws)
+        ws.send(json.dumps({"type": "res", "id": request["id"], "ok": True,
+                            "payload": {"ok": True}}))
+
+    servers = {name: fake_gateway(handler) for name in
+               ("local-env-first", "local-remote-fallback", "remote-mode", "file-secret-ref")}
+    runs = {}
+    for name, srv in servers.items():
+        cfg, env = _credential_cases(tmp_path, srv.url, srv.port)[name]
+        home = tmp_path / name
+        (home / ".openclaw").mkdir(parents=True)
+        (home / ".openclaw" / "openclaw.json").write_text(json.dumps(cfg))
+        runs[name] = (cfg, env, home)
+    with ThreadPoolExecutor(max_workers=len(runs)) as pool:
+        results = dict(zip(runs, pool.map(
+            lambda item: refbin.run_reference(["gateway", "call", "health", "--json"], item[2],
+                                              env=item[1], timeout=180), runs.values())))
+    for name, (cfg, env, _home) in runs.items():
+        assert results[name].returncode == 0, (name, results[name].stderr)
+        srv = servers[name]
+        ref_connect = srv.received[0]["params"]
+        ours = resolve_connection("health", cfg, env)
+        assert ours.url == srv.url, name
+        expected = {k: v for k, v in (("token", ours.credentials.token),
+                                      ("password", ours.credentials.password)) if v}
+        assert ref_connect["auth"] == expected, name
+        assert ref_connect["scopes"] == scopes_for_method("health"), name
 
 
 # -- scopes (spec §5) ----------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,22 +41,27 @@ def clean_params(method: str, params: Mapping[str, Any] | None,
     return out
 
 
-def connection_for(method: str, env: Mapping[str, str] | None = None, *,
+def connection_for(method: str, env: MutableMapping[str, str] | None = None, *,
                    cfg: Mapping[str, Any] | None = None, config_path: str | None = None,
                    url: str | None = None, port: Any = None, token: str | None = None,
-                   password: str | None = None) -> GatewayConnection:
-    """resolve_connection(), loading the config first unless `cfg` is given.
+                   password: str | None = None, strict: bool = True) -> GatewayConnection:
+    """resolve_connection(), loading the config first (into `env`, like the reference's process
+    environment: dotenv files and the config `env` block) unless `cfg` is given.
 
-    Like the reference, an explicit `--url` with explicit credentials needs no config at all.
+    An explicit `--url` with explicit credentials needs no config at all, as in the reference.
+    With `strict`, an invalid config raises ConfigError, as the reference's Gateway calls do.
     """
     env = os.environ if env is None else env
+    if not isinstance(env, MutableMapping):
+        env = dict(env)
     if cfg is None:
-        if url and url.strip() and ((token and token.strip()) or (password and password.strip())):
+        explicit = (token and token.strip()) or (password and password.strip())
+        if url and url.strip() and explicit:
             cfg = {}
         else:
             from openclaw_cli.config import load_config
 
-            loaded = load_config(env, strict=False)
+            loaded = load_config(env, strict=strict)
             cfg = loaded.data
             config_path = config_path or str(loaded.path)
     return resolve_connection(method, cfg, env, url=url, port=port, token=token,
