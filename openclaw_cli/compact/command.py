@@ -10,7 +10,8 @@ Inputs (keyword only)
 * `max_lines` – trim mode (`sessions.compact {maxLines}`); otherwise summary mode.
 * `summarizer` – "extractive" (default), "openai" or "text"; `summary_text` (the content of
   `--summary-file`, read by the caller; implies "text"); `base_url`, `model`, `api_key_env`
-  (name of the variable holding the key), `model_max_tokens` for "openai".
+  (name of the variable holding the key), `model_max_tokens` for "openai" (default: the
+  model's `maxTokens` in the config's `models.providers`, matched by id or `provider/id`).
 * `config` – the parsed OpenClaw config (for `agents.defaults.compaction`); when None it is read
   from `<state_dir>/openclaw.json` if that exists.
 * `dry_run` – plan and report, write nothing (no model call either).
@@ -110,6 +111,24 @@ def _load_config(state_dir: Path | None) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
+def configured_model(config: Mapping[str, Any], model: str | None) -> Mapping[str, Any]:
+    """The `models.providers.*.models[]` entry whose id is `model` (or `provider/model`)."""
+    if not model:
+        return {}
+    models = config.get("models") if isinstance(config, Mapping) else None
+    providers = models.get("providers") if isinstance(models, Mapping) else None
+    if not isinstance(providers, Mapping):
+        return {}
+    provider_hint, _, model_id = model.rpartition("/")
+    for name, provider in providers.items():
+        if provider_hint and name != provider_hint or not isinstance(provider, Mapping):
+            continue
+        for item in provider.get("models") or []:
+            if isinstance(item, Mapping) and item.get("id") == model_id:
+                return item
+    return {}
+
+
 def _make_summarizer(summarizer: str, *, summary_text: str | None, base_url: str | None,
                      model: str | None, api_key_env: str | None, model_max_tokens: int | None,
                      dry_run: bool):
@@ -125,7 +144,7 @@ def _make_summarizer(summarizer: str, *, summary_text: str | None, base_url: str
         if not base_url or not model:
             raise UsageError("--summarizer openai needs --base-url and --model")
         api_key = None if dry_run else api_key_from_env(api_key_env)
-        return OpenAISummarizer(base_url=base_url, model=model, api_key=api_key,
+        return OpenAISummarizer(base_url=base_url, model=model.rpartition("/")[2], api_key=api_key,
                                 model_max_tokens=model_max_tokens)
     from openclaw_cli.compact.summarizers.extractive import ExtractiveSummarizer
 
@@ -176,7 +195,12 @@ def run_offline_compact(*, key: str, store_path: str | Path | None = None,
     if max_lines is not None:
         return _run_trim(canonical, store_key, store_path, transcript, int(max_lines), dry_run, offline)
     cfg = config if config is not None else _load_config(state)
-    settings = resolve_settings(cfg, keep_recent_tokens=keep_recent_tokens)
+    model_cfg = configured_model(cfg, model) if summarizer == "openai" else {}
+    if model_max_tokens is None and isinstance(model_cfg.get("maxTokens"), int):
+        model_max_tokens = model_cfg["maxTokens"]
+    window = model_cfg.get("contextWindow")
+    settings = resolve_settings(cfg, keep_recent_tokens=keep_recent_tokens,
+                                context_window=window if isinstance(window, int) and window > 0 else None)
     maker = _make_summarizer(summarizer, summary_text=summary_text, base_url=base_url, model=model,
                              api_key_env=api_key_env, model_max_tokens=model_max_tokens, dry_run=dry_run)
     offline["summarizer"] = summarizer
