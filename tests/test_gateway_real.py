@@ -391,3 +391,19 @@ def test_chat_send_context_report(real_gateway_password):
     assert result.ack.get("runId") and result.final["state"] == "final"
     text = result.final["message"]["content"][0]["text"]
     assert "Context breakdown" in text
+
+
+def test_sessions_compact(real_gateway_password):
+    gw = real_gateway_password
+    key = "agent:main:compact-probe"
+    rpc.chat_send({"sessionKey": key, "message": "/context list"}, connection=conn_for(gw))
+    conn = conn_for(gw, "sessions.compact")
+    reply = rpc.sessions_compact({"key": key, "maxLines": 1}, connection=conn)
+    assert (reply["ok"], reply["key"], reply["compacted"], reply["kept"]) == (True, key, True, 1)
+    assert ".jsonl.bak." in reply["archived"] and Path(reply["archived"]).exists()
+    again = rpc.sessions_compact({"key": key, "maxLines": 1}, connection=conn)
+    assert (again["ok"], again["compacted"]) == (True, False)
+    unknown = rpc.sessions_compact({"key": "agent:main:nope", "maxLines": 3}, connection=conn)
+    assert (unknown["ok"], unknown["compacted"], unknown["reason"]) == (True, False, "no sessionId")
+    with pytest.raises(GatewayRequestError, match="maxLines"):
+        rpc.sessions_compact({"key": key, "maxLines": 0}, connection=conn)
