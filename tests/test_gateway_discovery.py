@@ -169,9 +169,11 @@ def test_insecure_url_is_refused_before_connecting():
     assert resolve_connection("health", {}, env, url="ws://gw.example.com", token="t")
 
 
-def test_invalid_scheme():
+@pytest.mark.parametrize("url", ["ftp://127.0.0.1", "ws://127.0.0.1:99999", "ws://:18789",
+                                 "not a url"])
+def test_invalid_url(url):
     with pytest.raises(GatewaySetupError, match="invalid Gateway URL"):
-        resolve_target({}, {}, url="ftp://127.0.0.1")
+        resolve_target({}, {}, url=url)
 
 
 def test_redact_url():

@@ -139,10 +139,10 @@ class GatewayClient:
         try:
             return self._connect()
         except GatewayError as exc:
-            self._drop()
+            self.close()
             raise self._finish(exc) from None
         except BaseException:
-            self._drop()
+            self.close()
             raise
 
     def request(self, method: str, params: Any = None, *,
@@ -196,9 +196,6 @@ class GatewayClient:
     def _hint(self, *parts: str | None) -> str | None:
         return join_hint(*parts, self.offline_hint)
 
-    def _drop(self) -> None:
-        self.close()
-
     def _remaining(self, deadline: float | None) -> float | None:
         if deadline is None:
             return None
@@ -219,7 +216,7 @@ class GatewayClient:
                           self.hello.protocol, len(self.hello.methods), self.hello.scopes)
                 return self.hello
             except _Retry as retry:
-                self._drop()
+                self.close()
                 is_clean_close = isinstance(retry.error, GatewayClosed) \
                     and retry.error.close_code == 1000
                 if is_clean_close and clean_close_retried:

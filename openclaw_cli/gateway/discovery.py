@@ -174,6 +174,15 @@ def url_scheme(url: str) -> str:
     return {"http": "ws", "https": "wss"}.get(scheme, scheme if scheme in ("ws", "wss") else "")
 
 
+def _valid_netloc(url: str) -> bool:
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a bad port
+    except ValueError:
+        return False
+    return bool(parts.hostname)
+
+
 def is_secure_ws_url(url: str, *, allow_private: bool = False) -> bool:
     """wss://, or ws:// to loopback, a private/CGNAT address, *.local or *.ts.net."""
     scheme = url_scheme(url)
@@ -293,7 +302,7 @@ def resolve_target(cfg: Mapping[str, Any] | None, env: Mapping[str, str], *,
         source = SOURCE_REMOTE
     else:
         source = SOURCE_REMOTE_MISSING if misconfigured else SOURCE_LOCAL
-    if not url_scheme(chosen):
+    if not url_scheme(chosen) or not _valid_netloc(chosen):
         raise GatewaySetupError(f'invalid Gateway URL "{redact_url(chosen)}" (source: {source})',
                                 hint="use a ws:// or wss:// URL.")
     allow_private = env.get(ENV_ALLOW_PRIVATE_WS) == "1"
