@@ -7,6 +7,7 @@ import logging
 import shutil
 import ssl
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -548,3 +549,10 @@ def test_unavailable_is_a_gateway_error_with_url():
     assert isinstance(info.value, GatewayUnavailable)
     assert info.value.url_source == "local loopback"
     assert_no_secret(info.value)
+
+
+def test_importing_the_package_does_not_load_websockets():
+    code = ("import sys, openclaw_cli.gateway, openclaw_cli.gateway.rpc, "
+            "openclaw_cli.gateway.client; print('websockets' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
