@@ -137,9 +137,20 @@ def describe_entry(entry: dict, seq: int, offset: int, length: int) -> EntryInfo
     info.in_context = kind != "branch_summary" or bool(entry.get("summary"))
     if info.role in REAL_ROLES:
         info.meaningful = has_meaningful_conversation_content(message)
+    extra: dict[str, Any] = {}
     ops = _file_ops(message)
     if ops:
-        info.extra = {"fileOps": ops}
+        extra["fileOps"] = ops
+    if info.role == "assistant" and isinstance(message.get("content"), list):
+        tools = tuple(b.get("name") for b in message["content"]
+                      if isinstance(b, Mapping) and b.get("type") == "toolCall" and isinstance(b.get("name"), str))
+        if tools:
+            extra["tools"] = tools
+    if (info.role == "toolResult" and message.get("isError") is True) or (
+            info.role == "assistant" and message.get("stopReason") == "error"):
+        extra["error"] = True
+    if extra:
+        info.extra = extra
     return info
 
 

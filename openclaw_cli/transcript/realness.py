@@ -64,6 +64,8 @@ def _strip_heartbeat(raw: str) -> tuple[str, bool]:
     trimmed = js_trim(raw)
     if not trimmed:
         return "", False
+    if HEARTBEAT_TOKEN not in trimmed:  # markup stripping below cannot create the token
+        return trimmed, False
     normalized = re.sub(r"[*`~_]+$", "", re.sub(r"^[*`~_]+", "", _NBSP.sub(" ", _MARKUP.sub(" ", trimmed))))
     if HEARTBEAT_TOKEN not in trimmed and HEARTBEAT_TOKEN not in normalized:
         return trimmed, False

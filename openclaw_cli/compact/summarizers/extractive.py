@@ -25,6 +25,8 @@ MAX_DECISIONS = 8
 MAX_ERRORS = 8
 MAX_CONSTRAINTS = 8
 MAX_NEXT = 6
+HEAD_REQUESTS = 3
+TAIL_WINDOW = 400  # newest summarised messages read in full; older ones count via the index
 
 _WS = re.compile(r"\s+")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -65,6 +67,7 @@ class _Digest:
     answered: bool = True
     last_assistant: str = ""
     messages: int = 0
+    head_requests: list = field(default_factory=list)
 
     def feed(self, message: Mapping[str, Any]) -> None:
         self.messages += 1
@@ -97,7 +100,8 @@ class _Digest:
             text = "\n".join(texts)
             if has_meaningful_text(text):
                 self.answered = True
-                self.last_assistant = text[-4000:]
+                if any(_NEXT.match(line) for line in text.splitlines()):
+                    self.last_assistant = text[-4000:]  # the newest answer that lists steps
                 for sentence in _SENTENCE.split(text):
                     if _DECISION.search(sentence) and sentence.strip():
                         item = _clip(sentence)
@@ -152,11 +156,38 @@ def _digest(messages: Iterable[Mapping[str, Any]]) -> _Digest:
     return digest
 
 
+def _digest_entries(plan: CompactionPlan, infos: list) -> _Digest:
+    """Notes from the first requests and the newest TAIL_WINDOW messages; totals from the index.
+
+    Reading stays bounded however long the summarised part is: older messages contribute their
+    counts (requests, tool calls, errors) and file operations, not their text.
+    """
+    tail = infos[-TAIL_WINDOW:]
+    older = infos[: len(infos) - len(tail)]
+    head_users = [e for e in older if e.role == "user" and e.meaningful][:HEAD_REQUESTS]
+    digest = _digest(plan.iter_messages(tail))
+    head = _digest(plan.iter_messages(head_users)) if head_users else None
+    older_users = sum(1 for e in older if e.role == "user" and e.meaningful)
+    for e in older:
+        for name in (e.extra or {}).get("tools", ()):
+            digest.tools[name] += 1
+        if e.role == "bashExecution":
+            digest.tools["bash"] += 1
+    older_errors = sum(1 for e in older if (e.extra or {}).get("error"))
+    digest.request_count += older_users
+    digest.error_count += older_errors
+    digest.messages += len(older)
+    if head is not None:
+        digest.head_requests = list(head.requests)
+    return digest
+
+
 def history_summary(digest: _Digest, plan: CompactionPlan, previous: str | None) -> str:
     read, modified = plan.file_ops.lists()
-    requests = list(digest.requests)
-    if digest.request_count > len(requests):
-        requests.insert(0, f"(+{digest.request_count - len(requests)} earlier requests)")
+    recent = list(digest.requests)
+    head = [r for r in digest.head_requests if r not in recent]
+    skipped = digest.request_count - len(recent) - len(head)
+    requests = head + ([f"(+{skipped} more requests)"] if skipped > 0 else []) + recent
     done = [f"[x] {name} ×{count}" if count > 1 else f"[x] {name}"
             for name, count in sorted(digest.tools.items())]
     open_items = []
@@ -214,11 +245,11 @@ class ExtractiveSummarizer:
         previous = plan.previous_summary()
         split = plan.is_split_turn and bool(plan.turn_prefix)
         if plan.history or not split:
-            body = history_summary(_digest(plan.history_messages()), plan, previous)
+            body = history_summary(_digest_entries(plan, plan.history), plan, previous)
         else:
             body = previous or prompts.NO_PRIOR_HISTORY
         if split:
-            body += prompts.SPLIT_TURN_SEPARATOR + turn_prefix_summary(_digest(plan.turn_prefix_messages()))
+            body += prompts.SPLIT_TURN_SEPARATOR + turn_prefix_summary(_digest_entries(plan, plan.turn_prefix))
         details, read, modified = file_details(plan)
         summary = cap_summary(body, format_file_operations(read, modified), self.max_chars)
         return SummaryResult(summary=summary, details=details, from_hook=False)

@@ -1,0 +1,54 @@
+"""The model-free extractive summary: content, determinism and size bound."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from openclaw_cli.compact.planner import plan_compaction
+from openclaw_cli.compact.settings import resolve_settings
+from openclaw_cli.compact.summarizers.extractive import ExtractiveSummarizer
+from openclaw_cli.transcript import load_index
+from test_transcript_builder import TranscriptBuilder
+
+
+def build(tmp_path: Path) -> Path:
+    b = TranscriptBuilder()
+    b.user("Set up the build for project Falcon. You must not touch the vendor folder.")
+    b.assistant("I decided to use make instead of bazel because the repo already has a Makefile.", total=100)
+    b.user("Read config.yaml and fix the port.")
+    b.assistant(calls=[("c1", "read", {"path": "config.yaml"})], total=200)
+    b.tool_result("c1", "read", "port: 80")
+    b.assistant(calls=[("c2", "edit", {"path": "config.yaml", "old": "80", "new": "8080"})], total=300)
+    b.tool_result("c2", "edit", "Error: permission denied on config.yaml", error=True)
+    b.assistant("Next steps:\n1. Retry the edit with sudo\n2. Run the tests", total=400)
+    b.user("Also run the linter.")
+    b.assistant(calls=[("c3", "exec", {"command": "ruff ."})], total=500)
+    for i in range(6):
+        b.user(f"recent question {i} " + "x" * 200)
+        b.assistant(f"recent answer {i} " + "y" * 200, total=600 + i)
+    return b.write(tmp_path / "t.jsonl")
+
+
+def test_extractive_summary_contents(tmp_path: Path) -> None:
+    plan = plan_compaction(load_index(build(tmp_path)), resolve_settings(None, keep_recent_tokens=400))
+    summary = ExtractiveSummarizer().summarize(plan)
+    text = summary.summary
+    assert "Set up the build for project Falcon" in text
+    assert "must not touch the vendor folder" in text  # a constraint
+    assert "decided to use make instead of bazel" in text  # a decision
+    assert "permission denied on config.yaml" in text  # an error
+    assert "Retry the edit with sudo" in text  # next steps from the last answer
+    assert "No result recorded for exec" in text or "Unanswered request: Also run the linter." in text
+    assert "[x] edit" in text and "[x] read" in text
+    assert text.endswith("<modified-files>\nconfig.yaml\n</modified-files>")
+    assert summary.details == {"readFiles": [], "modifiedFiles": ["config.yaml"]}
+    again = ExtractiveSummarizer().summarize(plan)
+    assert again.summary == text  # deterministic
+
+
+def test_extractive_summary_is_bounded(tmp_path: Path) -> None:
+    plan = plan_compaction(load_index(build(tmp_path)), resolve_settings(None, keep_recent_tokens=400))
+    summary = ExtractiveSummarizer(max_chars=600).summarize(plan).summary
+    assert len(summary) <= 600
+    assert "[Compaction summary truncated to fit budget]" in summary
+    assert summary.endswith("</modified-files>")  # the file lists survive the cut
