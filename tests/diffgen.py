@@ -25,7 +25,8 @@ MODEL_RUN_MS = DAY
 TEMP_STALE_MS = 5 * MIN
 DEFAULT_PRUNE_MS = 30 * DAY
 # Time that may pass between materialisation and the moment the CLI reads the clock.
-DISPLAY_SLACK_FINE = 25 * SEC
+DISPLAY_SLACK_NOW = 25 * SEC
+DISPLAY_SLACK_FINE = 55 * SEC
 DISPLAY_SLACK_COARSE = 6 * MIN
 CUTOFF_MARGIN = 5 * MIN
 
@@ -114,7 +115,8 @@ class Ages:
     def safe(self, age: int) -> bool:
         if age < 0:
             return age <= -10 * MIN
-        slack = DISPLAY_SLACK_FINE if age < 55 * MIN else DISPLAY_SLACK_COARSE
+        slack = (DISPLAY_SLACK_NOW if age < 30 * SEC else DISPLAY_SLACK_FINE if age < 55 * MIN
+                 else DISPLAY_SLACK_COARSE)
         if format_time_ago(age) != format_time_ago(age + slack):
             return False
         for cutoff in self.cutoffs:
@@ -127,7 +129,8 @@ class Ages:
         span = self.rng.uniform(math.log(max(lo, 1)), math.log(max(hi, lo + 1)))
         age = int(math.exp(span))
         if age < HOUR:
-            return (age // MIN) * MIN
+            # "Nm ago" is stable for ages in [N-0.5, N+0.5) minutes: start just above N-0.5.
+            return max(0, (age // MIN) * MIN - 29 * SEC)
         if age < 2 * DAY:
             return (age // HOUR) * HOUR + self.rng.randint(0, 20) * MIN
         return (age // DAY) * DAY + self.rng.randint(0, 9) * HOUR + self.rng.randint(0, 59) * MIN
@@ -2301,7 +2304,8 @@ def edge_cases() -> list[Case]:
     e = Edge("future-and-zero-updated", "future, zero and missing updatedAt in the table and the rules")
     e.store({"agent:main:direct:future": entry("s-f", -3 * DAY), "agent:main:direct:zero": {"sessionId": "s-z", "updatedAt": 0},
              "agent:main:direct:none": {"sessionId": "s-n"}, "agent:main:direct:now": entry("s-now", 0),
-             "agent:main:direct:min": entry("s-min", 5 * MIN), "agent:main:direct:59m": entry("s-59", 59 * MIN),
+             "agent:main:direct:min": entry("s-min", 5 * MIN - 29 * SEC),
+             "agent:main:direct:59m": entry("s-59", 59 * MIN - 29 * SEC),
              "agent:main:direct:47h": entry("s-47", 47 * HOUR), "agent:main:direct:49h": entry("s-49", 49 * HOUR)})
     for sid in ("s-f", "s-z", "s-n", "s-now", "s-min", "s-59", "s-47", "s-49"):
         e.tr(sid)
@@ -2319,7 +2323,8 @@ def edge_cases() -> list[Case]:
     e.config = ("// JSON5\n{\n  /* block */ session: {\n    maintenance: {\n      mode: 'enforce',\n"
                 "      pruneAfter: \"5d\",\n      maxEntries: 0x3,\n      resetArchiveRetention: +2,\n    },\n"
                 "    dmScope: 'main',\n  },\n}\n")
-    e.store({f"agent:main:direct:j{i}": entry(f"s-j{i}", (i + 1) * DAY + 2 * HOUR) for i in range(7)})
+    e.store({f"agent:main:subagent:j{i}": entry(f"s-j{i}", (i + 1) * DAY + 2 * HOUR) for i in range(6)}
+            | {"agent:main:direct:dm": entry("s-j6", FRESH)})
     for i in range(7):
         e.tr(f"s-j{i}", age=(i + 1) * DAY + 2 * HOUR)
     e.file(f"{MAIN_DIR}/s-j0.jsonl.reset.@TS({3 * DAY})@", "{}", 3 * DAY)

@@ -477,12 +477,19 @@ def compare_snapshots(a: Snapshot, b: Snapshot, labels: tuple[str, str] = ("ref"
 
     if a.exit != b.exit:
         out.append(f"exit code: {la}={a.exit} {lb}={b.exit}")
+        for label, snap in ((la, a), (lb, b)):
+            if snap.exit != 0 and snap.stderr.strip():
+                tail = snap.stderr.strip().splitlines()[-6:]
+                out.append(f"stderr of {label} (tail):")
+                out.extend("  | " + line for line in tail)
     if a.stdout_json is not None or b.stdout_json is not None:
-        if a.stdout_json != b.stdout_json:
+        if a.stdout_json is None or b.stdout_json is None:
+            missing = la if a.stdout_json is None else lb
+            out.append(f"stdout: {missing} printed no JSON document:")
+            out.extend(relabel(text_diff(a.stdout, b.stdout, "stdout", limit=16)))
+        elif a.stdout_json != b.stdout_json:
             out.append("stdout JSON differs:")
             out.extend(relabel(json_diff(a.stdout_json, b.stdout_json)))
-            if a.stdout_json is None or b.stdout_json is None:
-                out.extend(relabel(text_diff(a.stdout, b.stdout, "stdout")))
         elif a.stdout != b.stdout:
             out.append("stdout JSON equal but raw text differs:")
             out.extend(relabel(text_diff(a.stdout, b.stdout, "stdout")))
