@@ -269,3 +269,82 @@ def test_gateway_keeps_working_after_offline_compaction(setup: Setup) -> None:
     after = load_index(transcript)
     path_ids = [e.id for e in after.branch()]
     assert ours_id in path_ids and path_ids.index(ours_id) < len(path_ids) - 1
+
+
+BIG_ID = "7c6b5a49-3827-4161-9504-a3b2c1d0e9f8"
+BIG_KEY = "agent:main:big"
+
+
+def prepare_default_state(state: Path, llm_port: int) -> None:
+    """Like prepare_state, without compaction settings, plus a session far above 20 000 tokens."""
+    from test_transcript_builder import TranscriptBuilder, conversation
+
+    prepare_state(state, llm_port)
+    config = json.loads((state / "openclaw.json").read_text())
+    config["agents"]["defaults"].pop("compaction", None)
+    (state / "openclaw.json").write_text(json.dumps(config, indent=2))
+    sessions = _sessions(state)
+    big = TranscriptBuilder(session_id=BIG_ID)
+    # the bookkeeping a Gateway run writes first; without it the Gateway appends it before compacting
+    big.add("model_change", provider="fake", modelId="fake-model")
+    big.add("thinking_level_change", thinkingLevel="off")
+    big.add("custom", customType="model-snapshot", data={"timestamp": 1796000000000, "provider": "fake",
+                                                         "modelApi": "openai-completions", "modelId": "fake-model"})
+    conversation(big, 40, chars=3000).write(sessions / f"{BIG_ID}.jsonl")
+    store = json.loads((sessions / "sessions.json").read_text())
+    store[BIG_KEY] = dict(store["agent:main:fixture-b"], sessionId=BIG_ID,
+                          sessionFile=str(sessions / f"{BIG_ID}.jsonl"), compactionCount=0)
+    store[BIG_KEY].pop("compactionCheckpoints", None)
+    (sessions / "sessions.json").write_text(json.dumps(store, indent=2, ensure_ascii=False))
+
+
+@pytest.fixture(scope="module")
+def default_setup(tmp_path_factory: pytest.TempPathFactory):
+    base = tmp_path_factory.mktemp("compact-reference-default")
+    llm = FakeLLM().__enter__()
+    gw_state = base / "gw" / "home" / ".openclaw"
+    our_state = base / "ours" / ".openclaw"
+    prepare_default_state(gw_state, llm.port)
+    prepare_default_state(our_state, llm.port)
+    try:
+        gateway = _start_gateway(base / "gw")
+    except RuntimeError as exc:
+        llm.__exit__(None, None, None)
+        pytest.fail(str(exc))
+    try:
+        yield Setup(gateway=gateway, llm=llm, gw_state=gw_state, our_state=our_state)
+    finally:
+        gateway.stop()
+        llm.__exit__(None, None, None)
+
+
+def test_default_llm_compaction_hardens_like_the_gateway(default_setup: Setup) -> None:
+    setup = default_setup
+    setup.sync_store()
+    setup.llm.requests.clear()
+    theirs = setup.cli(BIG_KEY)
+    gateway_requests = setup.llm.summarization_requests()
+    setup.llm.requests.clear()
+    ours = run_offline_compact(state_dir=setup.our_state, key=BIG_KEY, summarizer="openai",
+                               base_url=setup.llm.base_url, model="fake-model")
+    assert theirs["ok"] and theirs["compacted"], theirs
+    assert gateway_requests
+    assert [r["body"] for r in setup.llm.requests] == [r["body"] for r in gateway_requests]
+    gw_entry = jsjson.parse((_sessions(setup.gw_state) / f"{BIG_ID}.jsonl").read_text().splitlines()[-1])
+    our_entry = jsjson.parse((_sessions(setup.our_state) / f"{BIG_ID}.jsonl").read_text().splitlines()[-1])
+    # hardened: the compaction keeps no recent tail, firstKeptEntryId is its own id
+    assert gw_entry["firstKeptEntryId"] == gw_entry["id"] == theirs["result"]["firstKeptEntryId"]
+    assert our_entry["firstKeptEntryId"] == our_entry["id"] == ours["result"]["firstKeptEntryId"]
+    assert ours["result"]["tokensBefore"] == theirs["result"]["tokensBefore"]
+    assert ours["result"].get("tokensAfter") == theirs["result"].get("tokensAfter")
+    for masked in (gw_entry, our_entry):
+        masked.update(id="<id>", timestamp="<time>", firstKeptEntryId="<own id>")
+    assert gw_entry == our_entry
+    assert (_sessions(setup.gw_state) / f"{BIG_ID}.jsonl").read_text().splitlines()[:-1] == \
+        (_sessions(setup.our_state) / f"{BIG_ID}.jsonl").read_text().splitlines()[:-1]
+    gw_store = _masked_entry(setup.gw_state, BIG_KEY)
+    our_store = _masked_entry(setup.our_state, BIG_KEY)
+    for entry in (gw_store, our_store):
+        for checkpoint in entry.get("compactionCheckpoints", []):
+            checkpoint["firstKeptEntryId"] = "<own id>"
+    assert gw_store == our_store
