@@ -409,7 +409,7 @@ def _dump_bytes(value: Any, pretty: bool) -> bytes:
     out = _fast_bytes(value, pretty)
     if out is not None:
         return out
-    if type(value) is dict and value:
+    if isinstance(value, dict) and value:
         # Only some members are troublesome (lone surrogates, deep nesting): keep the
         # fast encoder for the others.
         parts = []

@@ -1,0 +1,547 @@
+"""Load and save sessions.json byte-for-byte as OpenClaw 2026.7.1 does."""
+
+from __future__ import annotations
+
+import errno
+import gc
+import hashlib
+import os
+import stat
+import time
+import uuid
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import Any, Callable, Iterable
+
+from . import jsjson
+from .errors import StoreError
+from .promptblobs import PromptBlob, ensure_prompt_blobs, hydrate_store, project_entry
+from .store_normalize import normalize_entry_ordered
+
+__all__ = [
+    "LoadedStore",
+    "Projection",
+    "SessionStore",
+    "StoreFingerprint",
+    "apply_migrations",
+    "entry_chunk_bytes",
+    "load_store",
+    "measure_store_bytes",
+    "normalize_store",
+    "save_store",
+    "serialize_store",
+    "write_file_atomic",
+    "write_store_text_atomic",
+]
+
+READ_ATTEMPTS = 3
+READ_RETRY_SECONDS = 0.05
+# The reference only remembers the text it read (and so only skips an unchanged write)
+# when that text is at most this many UTF-8 bytes.
+SERIALIZED_CACHE_MAX_BYTES = 64 * 1024 * 1024
+SERIALIZED_CACHE_ENV = "OPENCLAW_SESSION_SERIALIZED_CACHE_MAX_BYTES"
+_CHUNK_ENTRIES = 1024
+
+
+@dataclass(frozen=True)
+class StoreFingerprint:
+    """Size and SHA-256 of a store text, to tell whether a new serialisation equals it."""
+
+    size: int
+    digest: bytes
+
+    @classmethod
+    def of(cls, data: bytes | str) -> StoreFingerprint:
+        if isinstance(data, str):
+            data = jsjson.js_utf8(data)
+        return cls(len(data), hashlib.sha256(data).digest())
+
+    def matches(self, data: bytes | str | Iterable[bytes]) -> bool:
+        if isinstance(data, str):
+            data = jsjson.js_utf8(data)
+        if isinstance(data, (bytes, bytearray, memoryview)):
+            data = (data,)
+        chunks = list(data) if not isinstance(data, (list, tuple)) else data
+        if sum(len(c) for c in chunks) != self.size:
+            return False
+        h = hashlib.sha256()
+        for c in chunks:
+            h.update(c)
+        return h.digest() == self.digest
+
+
+@dataclass
+class LoadedStore:
+    """A sessions.json read and normalised the way the reference loads it."""
+
+    path: str
+    exists: bool
+    store: dict[str, Any]
+    raw_text: str | None = None
+    unchanged_serialization: StoreFingerprint | None = None
+    dropped_keys: list[str] = field(default_factory=list)
+    changed: bool = False
+    corrupt: bool = False
+    error: str | None = None
+    size_bytes: int = 0
+
+
+# ---------------------------------------------------------------------------------------
+# load
+
+
+def apply_migrations(store: dict) -> bool:
+    """applySessionStoreMigrations: provider->channel, lastProvider->lastChannel, room."""
+    changed = False
+    for entry in store.values():
+        if type(entry) is not dict:
+            continue
+        if type(entry.get("channel")) is not str and type(entry.get("provider")) is str:
+            entry["channel"] = entry.pop("provider")
+            changed = True
+        if type(entry.get("lastChannel")) is not str and type(entry.get("lastProvider")) is str:
+            entry["lastChannel"] = entry.pop("lastProvider")
+            changed = True
+        if type(entry.get("groupChannel")) is not str and type(entry.get("room")) is str:
+            entry["groupChannel"] = entry.pop("room")
+            changed = True
+        elif "room" in entry:
+            del entry["room"]
+            changed = True
+    return changed
+
+
+class SessionStore(dict):
+    """The loaded store: a plain dict of entries in JS key order.
+
+    It also remembers, per entry, keys the reference holds as `undefined` after
+    normalising (they decide where a key goes if a later normalisation defines it).
+    """
+
+    __slots__ = ("ghost_orders",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ghost_orders: dict[str, tuple[dict, list[str]]] = {}
+
+
+def normalize_store(store: dict, dropped: list[str] | None = None) -> bool:
+    """normalizeSessionStore, in place; keys of dropped entries go to `dropped`.
+
+    Entries that are already normalised stay the same objects.
+    """
+    changed = False
+    gone = []
+    ghosts = store.ghost_orders if isinstance(store, SessionStore) else None
+    for key, entry in store.items():
+        order = None
+        if ghosts:
+            known = ghosts.get(key)
+            if known is not None and known[0] is entry:
+                order = known[1]
+        normalized, order = normalize_entry_ordered(entry, order)
+        if normalized is None:
+            gone.append(key)
+            continue
+        if normalized is not entry:
+            store[key] = normalized
+            changed = True
+        if ghosts is not None:
+            if order is not None:
+                ghosts[key] = (normalized, order)
+            elif key in ghosts:
+                del ghosts[key]
+    for key in gone:
+        del store[key]
+        if ghosts:
+            ghosts.pop(key, None)
+    if dropped is not None:
+        dropped.extend(gone)
+    return changed or bool(gone)
+
+
+def _serialized_cache_limit() -> int:
+    raw = os.environ.get(SERIALIZED_CACHE_ENV, "")
+    value = jsjson.js_trim(raw)
+    if value and value.lstrip("+-").isdigit() and value.isascii():
+        n = int(value)
+        if 0 <= n <= 9007199254740991:
+            return n
+    return SERIALIZED_CACHE_MAX_BYTES
+
+
+def _read_bytes(path: str) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+def _parse(data: bytes) -> tuple[Any, bytes]:
+    """Parse file bytes as Node would read them: (value, the UTF-8 of the decoded text)."""
+    try:
+        return jsjson.loads(data), data
+    except ValueError:
+        text = data.decode("utf-8", "replace")
+        canon = text.encode("utf-8")
+        if canon == data:
+            raise
+    return jsjson.loads(text), canon
+
+
+def _oserror(path: str, err: OSError) -> StoreError:
+    if isinstance(err, PermissionError):
+        return StoreError(
+            f"cannot read session store {path}: permission denied; fix its permissions "
+            "(nothing was changed)")
+    if isinstance(err, IsADirectoryError):
+        return StoreError(
+            f"session store {path} is a directory, not a file; move it aside so a fresh "
+            "store can be created (nothing was changed)")
+    return StoreError(f"cannot read session store {path}: {err.strerror or err} "
+                      "(nothing was changed)")
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if type(value) is bool:
+        return "a boolean"
+    if type(value) is str:
+        return "a string"
+    if type(value) is list:
+        return "an array"
+    return "a number"
+
+
+def load_store(path: str | os.PathLike, *, allow_corrupt: bool = False,
+               keep_raw: bool = False) -> LoadedStore:
+    """Read sessions.json like loadSessionStore in 2026.7.1.
+
+    A missing file is an empty store. An empty file (after two 50 ms retries) is an
+    empty store too. Unlike the reference, a file that is not JSON or whose root is not
+    an object raises StoreError instead of silently becoming `{}` (and being
+    overwritten); with allow_corrupt=True it is returned as an empty store with
+    corrupt=True. An unreadable file or a folder in its place always raises StoreError.
+    `raw_text` is kept only when keep_raw=True or the file is corrupt.
+    """
+    path = os.fspath(path)
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # parsing builds millions of containers; collections would only slow it
+    try:
+        return _load(path, allow_corrupt, keep_raw)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _load(path: str, allow_corrupt: bool, keep_raw: bool) -> LoadedStore:
+    data: bytes | None = None
+    value: Any = None
+    canon = b""
+    error: str | None = None
+    for attempt in range(READ_ATTEMPTS):
+        last = attempt == READ_ATTEMPTS - 1
+        try:
+            data = _read_bytes(path)
+        except FileNotFoundError:
+            return LoadedStore(path=path, exists=False, store={})
+        except OSError as err:
+            if isinstance(err, (PermissionError, IsADirectoryError)) or last:
+                raise _oserror(path, err) from None
+            time.sleep(READ_RETRY_SECONDS)
+            continue
+        if not data:
+            if not last:
+                time.sleep(READ_RETRY_SECONDS)
+                continue
+            return LoadedStore(path=path, exists=True, store={}, changed=False,
+                               raw_text="" if keep_raw else None)
+        try:
+            value, canon = _parse(data)
+            error = None
+            break
+        except ValueError as err:
+            error = str(err).splitlines()[0] if str(err) else "invalid JSON"
+            if not last:
+                time.sleep(READ_RETRY_SECONDS)
+                continue
+    assert data is not None
+    if error is None and type(value) is not dict:
+        error = f"its top level is {_json_kind(value)}, not an object"
+    if error is not None:
+        if not allow_corrupt:
+            raise StoreError(
+                f"session store {path} is not valid ({error}); restore it from a backup "
+                "or move it aside so a fresh store is created")
+        return LoadedStore(path=path, exists=True, store={}, corrupt=True, error=error,
+                           raw_text=data.decode("utf-8", "replace"), size_bytes=len(data))
+    store = SessionStore(value)
+    size = len(canon)
+    raw_text = canon.decode("utf-8") if keep_raw else None
+    fingerprint = None
+    limit = _serialized_cache_limit()
+    if 0 < limit and size <= limit:
+        fingerprint = StoreFingerprint.of(canon)
+    del data, canon, value
+    dropped: list[str] = []
+    hydrated = hydrate_store(store, path)
+    migrated = apply_migrations(store)
+    normalized = normalize_store(store, dropped)
+    changed = hydrated or migrated or normalized
+    return LoadedStore(path=path, exists=True, store=store, raw_text=raw_text,
+                       unchanged_serialization=None if changed else fingerprint,
+                       dropped_keys=dropped, changed=changed, size_bytes=size)
+
+
+# ---------------------------------------------------------------------------------------
+# serialise
+
+
+@dataclass
+class Projection:
+    """The persisted store text (as chunks of UTF-8) and the prompt blobs it refers to."""
+
+    chunks: list[bytes]
+    prompt_blobs: dict[str, PromptBlob]
+    keys: list[str]
+    changed: bool
+    _members: list[tuple[int, bytes]] = field(default_factory=list, repr=False)
+
+    @property
+    def text(self) -> bytes:
+        if len(self.chunks) != 1:
+            self.chunks = [b"".join(self.chunks)]
+        return self.chunks[0]
+
+    @property
+    def size_bytes(self) -> int:
+        return sum(len(c) for c in self.chunks)
+
+    def entry_chunk_sizes(self) -> dict[str, int]:
+        """Bytes of each `  "key": {...}` member, as the disk budget counts them."""
+        sizes: dict[str, int] = {}
+        keys = iter(self.keys)
+        for count, members in self._members:
+            starts = [0]
+            find = members.find
+            pos = find(b',\n  "')
+            while pos >= 0:
+                starts.append(pos + 2)
+                pos = find(b',\n  "', pos + 2)
+            if len(starts) != count:  # cannot happen for pretty JSON; measure directly
+                raise AssertionError("unexpected member layout")
+            starts.append(len(members) + 2)
+            for i in range(count):
+                sizes[next(keys)] = starts[i + 1] - 2 - starts[i]
+        return sizes
+
+
+def _pretty_members(store: dict, store_path: str | None,
+                    blobs: dict[str, PromptBlob] | None) -> tuple[list[tuple[int, bytes]], bool]:
+    members: list[tuple[int, bytes]] = []
+    changed = False
+    items = iter(store.items())
+    while True:
+        chunk = dict(islice(items, _CHUNK_ENTRIES))
+        if not chunk:
+            break
+        if store_path is not None:
+            for key, entry in chunk.items():
+                projected = project_entry(entry, store_path, blobs)
+                if projected is not entry:
+                    chunk[key] = projected
+                    changed = True
+        members.append((len(chunk), jsjson.dumps_pretty_bytes(chunk)[2:-2]))
+    return members, changed
+
+
+def _join_members(members: list[tuple[int, bytes]]) -> list[bytes]:
+    if not members:
+        return [b"{}"]
+    out = [b"{\n"]
+    for i, (_, body) in enumerate(members):
+        if i:
+            out.append(b",\n")
+        out.append(body)
+    out.append(b"\n}")
+    return out
+
+
+def serialize_store(store: dict, store_path: str | os.PathLike) -> Projection:
+    """Prompt-blob projection then `JSON.stringify(store, null, 2)`, without copying the
+    whole store."""
+    blobs: dict[str, PromptBlob] = {}
+    members, changed = _pretty_members(store, os.fspath(store_path), blobs)
+    return Projection(chunks=_join_members(members), prompt_blobs=blobs, keys=list(store),
+                      changed=changed, _members=members)
+
+
+def measure_store_bytes(projected_store: dict) -> int:
+    """UTF-8 length of `JSON.stringify(projected_store, null, 2)`."""
+    members, _ = _pretty_members(projected_store, None, None)
+    return sum(len(c) for c in _join_members(members))
+
+
+def entry_chunk_bytes(key: str, projected_entry: Any) -> int:
+    """Bytes of the `  "key": {...}` member of the pretty single-entry store."""
+    text = jsjson.dumps_pretty_bytes({key: projected_entry})
+    if text.startswith(b"{\n") and text.endswith(b"\n}"):
+        return len(text) - 4
+    return measure_store_bytes({key: projected_entry}) - 4
+
+
+# ---------------------------------------------------------------------------------------
+# write
+
+
+def _umask() -> int:
+    try:
+        with open("/proc/self/status", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _copy_fallback(src: str, dest: str) -> None:
+    st = os.lstat(src)
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISREG(st.st_mode):
+        raise OSError(errno.EINVAL, f"Refusing copy fallback from non-file source: {src}")
+    try:
+        dst = os.lstat(dest)
+    except FileNotFoundError:
+        dst = None
+    if dst is not None:
+        if stat.S_ISLNK(dst.st_mode):
+            raise OSError(errno.EINVAL,
+                          f"Refusing copy fallback through symlink destination: {dest}")
+        os.unlink(dest)
+    with open(src, "rb") as fh:
+        content = fh.read()
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(dest, flags, st.st_mode & 0o777)
+    try:
+        _write_all(fd, (content,))
+    finally:
+        os.close(fd)
+    try:
+        os.unlink(src)
+    except OSError:
+        pass
+
+
+def _write_all(fd: int, chunks: Iterable[bytes]) -> None:
+    for chunk in chunks:
+        view = memoryview(chunk)
+        while view:
+            n = os.write(fd, view)
+            view = view[n:]
+
+
+def write_file_atomic(path: str | os.PathLike, data: bytes | str | Iterable[bytes], *,
+                      durable: bool, mode: int = 0o600, temp_prefix: str | None = None,
+                      before_rename: Callable[[], None] | None = None) -> None:
+    """replaceFileAtomic as the reference uses it: temp `<prefix>.<pid>.<uuid>.tmp` in the
+    same folder (exclusive create, `mode`), optional fsync, rename over, chmod `mode`.
+
+    The folder is created (and chmod-ed) with mode 0o777 & ~umask like the reference.
+    """
+    path = os.fspath(path)
+    if not path or "\0" in path:
+        raise ValueError("Atomic replace file path must be non-empty.")
+    if isinstance(data, str):
+        data = jsjson.js_utf8(data)
+    chunks = (data,) if isinstance(data, (bytes, bytearray, memoryview)) else data
+    folder = os.path.dirname(path) or "."
+    dir_mode = 0o777 & ~_umask()
+    os.makedirs(folder, mode=dir_mode, exist_ok=True)
+    try:
+        os.chmod(folder, dir_mode)
+    except OSError:
+        pass
+    prefix = temp_prefix or ".fs-safe-replace"
+    temp = os.path.join(folder, f"{prefix}.{os.getpid()}.{uuid.uuid4()}.tmp")
+    temp_exists = True
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
+                     mode)
+        try:
+            _write_all(fd, chunks)
+            if durable:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        if before_rename is not None:
+            before_rename()
+        try:
+            os.rename(temp, path)
+        except (PermissionError, FileExistsError):
+            _copy_fallback(temp, path)
+        temp_exists = False
+        try:
+            os.chmod(path, mode)
+        except OSError:
+            pass
+        if durable:
+            try:
+                dfd = os.open(folder, os.O_RDONLY)
+                try:
+                    os.fsync(dfd)
+                finally:
+                    os.close(dfd)
+            except OSError:
+                pass
+    finally:
+        if temp_exists:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+
+
+def write_store_text_atomic(path: str | os.PathLike, text: bytes | str | Iterable[bytes], *,
+                            durable: bool, before_rename: Callable[[], None] | None = None
+                            ) -> None:
+    """writeSessionStoreAtomic: the store through `sessions.json.<pid>.<uuid>.tmp`, 0600."""
+    path = os.fspath(path)
+    write_file_atomic(path, text, durable=durable, mode=0o600,
+                      temp_prefix=os.path.basename(path), before_rename=before_rename)
+
+
+def save_store(path: str | os.PathLike, store: dict, *,
+               unchanged_serialization: StoreFingerprint | bytes | str | None = None,
+               normalize: bool = True, durable: bool = False,
+               projection: Projection | None = None) -> bool:
+    """saveSessionStoreUnlocked without maintenance. Returns whether the file was written.
+
+    Normalises the store again (as the reference does on save) unless normalize=False,
+    then projects prompts to blobs and serialises. When the text equals
+    `unchanged_serialization` (from load_store) only the blobs are ensured; otherwise the
+    blobs are written and the store replaced atomically. A missing folder is created.
+    """
+    path = os.fspath(path)
+    if normalize:
+        normalize_store(store)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    if projection is None:
+        projection = serialize_store(store, path)
+    if unchanged_serialization is not None:
+        if not isinstance(unchanged_serialization, StoreFingerprint):
+            unchanged_serialization = StoreFingerprint.of(unchanged_serialization)
+        if unchanged_serialization.matches(projection.chunks):
+            ensure_prompt_blobs(projection.prompt_blobs, path)
+            return False
+
+    def write_blobs() -> None:
+        ensure_prompt_blobs(projection.prompt_blobs, path, write_file_atomic)
+
+    try:
+        write_store_text_atomic(path, projection.chunks, durable=durable,
+                                before_rename=write_blobs)
+    except FileNotFoundError:
+        write_store_text_atomic(path, projection.chunks, durable=durable,
+                                before_rename=write_blobs)
+    return True

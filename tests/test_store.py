@@ -1,0 +1,373 @@
+"""sessions.json load/normalise/save against the reference 2026.7.1 (`--enforce --store`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from openclaw_cli import jsjson, store as S
+from openclaw_cli.errors import StoreError
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "data" / "store"))
+import gen_entries  # noqa: E402
+
+NOW = int(time.time() * 1000)
+# Nothing is old enough to prune and the entry cap is out of reach, so `--enforce` only
+# loads, normalises and saves.
+CONFIG = {"session": {"maintenance": {"pruneAfter": "100000d", "maxEntries": 1000000}}}
+
+
+def write_config(home: Path) -> None:
+    (home / ".openclaw").mkdir(parents=True, exist_ok=True)
+    (home / ".openclaw" / "openclaw.json").write_text(json.dumps(CONFIG))
+
+
+def run_reference_save(reference, home: Path, store_path: Path) -> None:
+    write_config(home)
+    res = reference.run_reference(
+        ["sessions", "cleanup", "--enforce", "--store", str(store_path), "--json"], home=home)
+    assert res.returncode == 0, res.stderr[-2000:]
+    summary = json.loads(res.stdout)
+    assert summary["pruned"] == 0 and summary["capped"] == 0 and summary["modelRunPruned"] == 0
+
+
+def run_ours_save(store_path: Path) -> bool:
+    loaded = S.load_store(store_path)
+    return S.save_store(store_path, loaded.store,
+                        unchanged_serialization=loaded.unchanged_serialization)
+
+
+def tree(folder: Path) -> dict[str, tuple[int, bytes | None]]:
+    """Every path under folder with its permission bits and file content."""
+    out = {}
+    for root, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            p = Path(root) / name
+            st = p.lstat()
+            rel = str(p.relative_to(folder))
+            out[rel] = (stat.S_IMODE(st.st_mode), p.read_bytes() if p.is_file() else None)
+    return out
+
+
+def make_case(base: Path, name: str, content: bytes | None,
+              blobs: dict[str, bytes] | None = None) -> tuple[Path, Path]:
+    """Two identical sessions folders (reference, ours) holding `content` as sessions.json."""
+    paths = []
+    for side in ("ref", "ours"):
+        folder = base / name / side / "sessions"
+        folder.mkdir(parents=True)
+        if content is not None:
+            (folder / "sessions.json").write_bytes(content)
+        for rel, data in (blobs or {}).items():
+            p = folder / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_bytes(data)
+        paths.append(folder / "sessions.json")
+    return paths[0], paths[1]
+
+
+def assert_same_tree(ref_store: Path, our_store: Path) -> None:
+    ref_tree, our_tree = tree(ref_store.parent), tree(our_store.parent)
+    assert sorted(ref_tree) == sorted(our_tree)
+    for rel in ref_tree:
+        if ref_tree[rel] != our_tree[rel]:
+            if rel == "sessions.json":
+                show_store_diff(ref_tree[rel][1], our_tree[rel][1])
+            assert ref_tree[rel] == our_tree[rel], rel
+
+
+def show_store_diff(ref: bytes | None, ours: bytes | None) -> None:
+    if ref is None or ours is None:
+        return
+    try:
+        a, b = json.loads(ref), json.loads(ours)
+    except ValueError:
+        return
+    for key in list(a)[:100000]:
+        if json.dumps(a.get(key)) != json.dumps(b.get(key)):
+            print("first differing entry:", key)
+            print(" reference:", json.dumps(a.get(key))[:1500])
+            print(" ours     :", json.dumps(b.get(key))[:1500])
+            break
+    print("key order equal:", list(a) == list(b))
+
+
+def pretty(value) -> bytes:
+    return jsjson.dumps_pretty_bytes(value)
+
+
+# ---------------------------------------------------------------------------------------
+# differential tests (each case runs the reference once)
+
+
+@pytest.mark.reference
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_random_stores_match_reference(reference, tmp_path, seed):
+    store = gen_entries.rand_store(seed, 1500, NOW)
+    content = pretty(store) if seed % 2 else jsjson.dumps_compact_bytes(store)
+    ref_path, our_path = make_case(tmp_path, f"seed{seed}", content)
+    run_reference_save(reference, tmp_path / "home", ref_path)
+    assert run_ours_save(our_path) is True
+    assert_same_tree(ref_path, our_path)
+    # Second round on the saved output: hydrates prompt refs from the blobs just written.
+    run_reference_save(reference, tmp_path / "home", ref_path)
+    assert run_ours_save(our_path) is True
+    assert_same_tree(ref_path, our_path)
+
+
+@pytest.mark.reference
+def test_hand_written_texts_match_reference(reference, tmp_path):
+    """Non-canonical JSON: numbers, key order, duplicates, escapes, whitespace."""
+    entries = [
+        '"a": {"sessionId": "s1", "updatedAt": 1.7e12, "n": [5.0, -0, -0.0, 1E5, 1e400, 0.1e-6,'
+        ' 12345678901234567890, 1.5e-6, 4.99999999999999999, 123456789012345680000.0]}',
+        '"b": {"2": 1, "1": {"b": 1, "10": 2, "9": 3}, "sessionId": "s2", "x": "\\u00e9\\/\\ud83d'
+        '\\ude00\\ud800", "x": "dup wins"}',
+        '"7": {"sessionId": "s3"}', '"-1": {"sessionId": "s4"}', '"01": {"sessionId": "s5"}',
+        '"4294967295": {"sessionId": "s6"}', '"4294967294": {"sessionId": "s7"}',
+        '"b": {"sessionId": "s8", "later": true}',
+        '"c": {"sessionId": "s9", "label": "ctl \\u0001 \\u001f \\u007f \\u2028 \\t"}',
+        '"ghost": {"channel": "\\ufeffsignal", "lastChannel": "  ", "label": "x", "lastTo": 5}',
+        '"ghost2": {"lastChannel": "", "lastTo": "a", "channel": "teams", "lastThreadId": null,'
+        ' "origin": {"threadId": 12}, "updatedAt": -5}',
+    ]
+    content = ("{\n\t" + ",\r\n ".join(entries) + "  }\n").encode()
+    ref_path, our_path = make_case(tmp_path, "hand", content)
+    run_reference_save(reference, tmp_path / "home", ref_path)
+    run_ours_save(our_path)
+    assert_same_tree(ref_path, our_path)
+
+
+@pytest.mark.reference
+def test_invalid_utf8_matches_reference(reference, tmp_path):
+    content = b'{"a": {"sessionId": "s1", "label": "bad \xff\xfe \xed\xa0\x80 \xe2\x82 ok"}}'
+    ref_path, our_path = make_case(tmp_path, "utf8", content)
+    run_reference_save(reference, tmp_path / "home", ref_path)
+    run_ours_save(our_path)
+    assert_same_tree(ref_path, our_path)
+
+
+@pytest.mark.reference
+def test_blob_edge_cases_match_reference(reference, tmp_path):
+    prompt = "p" * 600
+    other = "q" * 700
+    import hashlib
+    h = hashlib.sha256(prompt.encode()).hexdigest()
+    h2 = hashlib.sha256(other.encode()).hexdigest()
+
+    def ref(digest, size, **extra):
+        return {"version": 1, "algorithm": "sha256", "hash": digest, "bytes": size, **extra}
+
+    store = {
+        "ok": {"sessionId": "s1", "skillsSnapshot": {"skills": [], "promptRef": ref(h, 600),
+                                                      "version": 2}},
+        "ok-again": {"sessionId": "s2", "skillsSnapshot": {"promptRef": ref(h, 600)}},
+        "size-mismatch": {"sessionId": "s3", "skillsSnapshot": {"promptRef": ref(h, 599)}},
+        "missing-blob": {"sessionId": "s4", "skillsSnapshot": {"promptRef": ref("a" * 64, 10)}},
+        "bad-hash": {"sessionId": "s5", "skillsSnapshot": {"promptRef": ref("A" * 64, 10)}},
+        "altered": {"sessionId": "s6", "skillsSnapshot": {"promptRef": ref(h2, 700)}},
+        "prompt-and-ref": {"sessionId": "s7", "skillsSnapshot": {
+            "promptRef": {"stale": 1}, "prompt": other, "x": 1}},
+        "prompt-number": {"sessionId": "s8", "skillsSnapshot": {"prompt": 5, "promptRef": ref(h, 600)}},
+        "version-2": {"sessionId": "s9", "skillsSnapshot": {"promptRef": ref(h, 600) | {"version": 2}}},
+        "float-bytes": {"sessionId": "s10", "skillsSnapshot": {"promptRef": ref(h, 600.5)}},
+        "empty": {"sessionId": "s11", "skillsSnapshot": {}},
+        "falsy": {"sessionId": "s12", "skillsSnapshot": 0},
+        "null": {"sessionId": "s13", "skillsSnapshot": None},
+        "string": {"sessionId": "s14", "skillsSnapshot": "x"},
+        "array": {"sessionId": "s15", "skillsSnapshot": []},
+    }
+    blobs = {
+        f"skills-prompts/sha256/{h[:2]}/{h}.txt": prompt.encode(),
+        f"skills-prompts/sha256/{h2[:2]}/{h2}.txt": ("Q" * 700).encode(),  # same size, wrong hash
+        "skills-prompts/sha256/zz/stray.txt": b"left alone",
+    }
+    ref_path, our_path = make_case(tmp_path, "blobs", pretty(store), blobs)
+    run_reference_save(reference, tmp_path / "home", ref_path)
+    run_ours_save(our_path)
+    assert_same_tree(ref_path, our_path)
+
+
+@pytest.mark.reference
+def test_special_files_match_reference(reference, tmp_path):
+    """Missing file (and folder) and an empty file both become `{}`."""
+    for name, content in (("missing", None), ("empty", b"")):
+        ref_path, our_path = make_case(tmp_path, name, content)
+        run_reference_save(reference, tmp_path / "home", ref_path)
+        run_ours_save(our_path)
+        assert_same_tree(ref_path, our_path)
+        assert our_path.read_bytes() == b"{}"
+    ref_path = tmp_path / "deep" / "ref" / "a" / "b" / "sessions.json"
+    our_path = tmp_path / "deep" / "ours" / "a" / "b" / "sessions.json"
+    run_reference_save(reference, tmp_path / "home", ref_path)
+    run_ours_save(our_path)
+    assert tree(ref_path.parent.parent.parent) == tree(our_path.parent.parent.parent)
+
+
+@pytest.mark.reference
+def test_unchanged_store_is_not_rewritten(reference, tmp_path):
+    """A store the reference would write identically keeps its bytes and mtime."""
+    store = gen_entries.rand_store(9, 300, NOW)
+    for entry in store.values():
+        if isinstance(entry, dict):
+            entry.pop("skillsSnapshot", None)
+    ref_path, our_path = make_case(tmp_path, "canon", pretty(store))
+    run_reference_save(reference, tmp_path / "home", ref_path)
+    assert run_ours_save(our_path) is True
+    assert_same_tree(ref_path, our_path)
+    old = 1_600_000_000
+    for p in (ref_path, our_path):
+        os.utime(p, (old, old))
+        os.chmod(p, 0o644)
+    run_reference_save(reference, tmp_path / "home", ref_path)
+    assert run_ours_save(our_path) is False
+    for p in (ref_path, our_path):
+        st = p.stat()
+        assert st.st_mtime == old and stat.S_IMODE(st.st_mode) == 0o644
+    assert ref_path.read_bytes() == our_path.read_bytes()
+    # ... but a legacy field forces a rewrite even when the text comes out the same size.
+    text = our_path.read_bytes().replace(b'"sessionId"', b'"room": 1, "sessionId"', 1)
+    for p in (ref_path, our_path):
+        p.write_bytes(text)
+        os.utime(p, (old, old))
+    run_reference_save(reference, tmp_path / "home", ref_path)
+    assert run_ours_save(our_path) is True
+    assert ref_path.stat().st_mtime != old and our_path.stat().st_mtime != old
+    assert_same_tree(ref_path, our_path)
+
+
+# ---------------------------------------------------------------------------------------
+# our deliberate differences and local behaviour
+
+
+@pytest.mark.parametrize("content", [b"{not json", b"\xef\xbb\xbf{}", b"[]", b"null", b'"x"',
+                                     b"5", b" ", b"{} {}"])
+def test_corrupt_store_raises_and_is_untouched(tmp_path, content):
+    path = tmp_path / "sessions.json"
+    path.write_bytes(content)
+    with pytest.raises(StoreError) as info:
+        S.load_store(path)
+    msg = info.value.message
+    assert str(path) in msg and "\n" not in msg and ("backup" in msg or "aside" in msg)
+    assert path.read_bytes() == content
+    loaded = S.load_store(path, allow_corrupt=True)
+    assert loaded.corrupt and loaded.store == {} and loaded.error
+    assert loaded.raw_text == content.decode("utf-8", "replace")
+
+
+def test_folder_in_place_of_store_raises(tmp_path):
+    (tmp_path / "sessions.json").mkdir()
+    with pytest.raises(StoreError, match="directory"):
+        S.load_store(tmp_path / "sessions.json")
+
+
+def test_unreadable_store_raises(tmp_path, monkeypatch):
+    path = tmp_path / "sessions.json"
+    path.write_text("{}")
+
+    def denied(p):
+        raise PermissionError(13, "Permission denied", str(p))
+
+    monkeypatch.setattr(S, "_read_bytes", denied)
+    with pytest.raises(StoreError, match="permission denied"):
+        S.load_store(path, allow_corrupt=True)
+
+
+def test_empty_file_retries_then_is_empty(tmp_path, monkeypatch):
+    path = tmp_path / "sessions.json"
+    path.write_bytes(b"")
+    reads = []
+    real = S._read_bytes
+    monkeypatch.setattr(S, "_read_bytes", lambda p: reads.append(p) or real(p))
+    t = time.monotonic()
+    loaded = S.load_store(path)
+    assert len(reads) == 3 and time.monotonic() - t >= 0.09
+    assert loaded.exists and loaded.store == {} and loaded.unchanged_serialization is None
+
+
+def test_missing_store(tmp_path):
+    loaded = S.load_store(tmp_path / "nope" / "sessions.json")
+    assert not loaded.exists and loaded.store == {}
+
+
+def test_dropped_keys_and_changed_flags(tmp_path):
+    path = tmp_path / "sessions.json"
+    store = {"a": {"sessionId": "ok", "updatedAt": 1}, "b": {"sessionId": "../x"}, "c": 5,
+             "d": {"sessionId": "fine"}}
+    path.write_bytes(pretty(store))
+    loaded = S.load_store(path)
+    assert loaded.dropped_keys == ["b", "c"] and loaded.changed
+    assert list(loaded.store) == ["a", "d"] and loaded.unchanged_serialization is None
+    canon = {"a": {"sessionId": "ok", "updatedAt": 1}}
+    path.write_bytes(pretty(canon))
+    loaded = S.load_store(path, keep_raw=True)
+    assert not loaded.changed and loaded.unchanged_serialization is not None
+    assert loaded.raw_text == pretty(canon).decode()
+
+
+def test_normalised_entries_keep_identity():
+    store = gen_entries.rand_store(11, 3000, NOW)
+    store = S.SessionStore(jsjson.loads(jsjson.dumps_compact_bytes(store)))
+    S.normalize_store(store)
+    S.normalize_store(store)  # the reference's normalisation is not always idempotent
+    before = dict(store)
+    assert S.normalize_store(store) is False
+    assert all(store[k] is before[k] for k in store)
+
+
+def test_ghost_keys_keep_their_place(tmp_path):
+    """A blank lastChannel is dropped on load (held as undefined); on save the channel
+    fallback defines it again, in its old place, while route and deliveryContext go last."""
+    path = tmp_path / "sessions.json"
+    path.write_bytes(pretty({"k": {"channel": "\ufeffsignal", "lastChannel": "  ",
+                                   "label": "x"}}))
+    loaded = S.load_store(path)
+    assert list(loaded.store["k"]) == ["channel", "label"]
+    S.save_store(path, loaded.store)
+    saved = json.loads(path.read_text())
+    assert list(saved["k"]) == ["channel", "lastChannel", "label", "route", "deliveryContext"]
+
+
+def test_serialized_cache_limit(tmp_path, monkeypatch):
+    path = tmp_path / "sessions.json"
+    path.write_bytes(pretty({"a": {"sessionId": "x"}}))
+    assert S.load_store(path).unchanged_serialization is not None
+    monkeypatch.setenv(S.SERIALIZED_CACHE_ENV, "10")
+    assert S.load_store(path).unchanged_serialization is None
+    monkeypatch.setenv(S.SERIALIZED_CACHE_ENV, "0")
+    assert S.load_store(path).unchanged_serialization is None
+
+
+def test_measure_helpers_match_serialisation(tmp_path):
+    store = gen_entries.rand_store(5, 400, NOW)
+    store = jsjson.loads(jsjson.dumps_compact_bytes(store))
+    S.normalize_store(store)
+    proj = S.serialize_store(store, tmp_path / "sessions.json")
+    from openclaw_cli.promptblobs import project_store
+    projected, blobs, _ = project_store(store, tmp_path / "sessions.json")
+    assert proj.text == pretty(projected)
+    assert S.measure_store_bytes(projected) == len(proj.text) == proj.size_bytes
+    sizes = proj.entry_chunk_sizes()
+    assert list(sizes) == list(projected)
+    for key, entry in projected.items():
+        assert sizes[key] == S.entry_chunk_bytes(key, entry)
+    assert set(blobs) == set(proj.prompt_blobs)
+
+
+def test_atomic_write_modes_and_temp_names(tmp_path, monkeypatch):
+    path = tmp_path / "d" / "sessions.json"
+    seen = []
+    real_rename = os.rename
+    monkeypatch.setattr(os, "rename", lambda a, b: seen.append(a) or real_rename(a, b))
+    S.write_store_text_atomic(path, "{}", durable=True)
+    assert path.read_bytes() == b"{}" and stat.S_IMODE(path.stat().st_mode) == 0o600
+    name = os.path.basename(seen[0])
+    assert name.startswith(f"sessions.json.{os.getpid()}.") and name.endswith(".tmp")
+    assert os.listdir(path.parent) == ["sessions.json"]
