@@ -204,6 +204,9 @@ def run_offline_compact(*, key: str, store_path: str | Path | None = None,
     maker = _make_summarizer(summarizer, summary_text=summary_text, base_url=base_url, model=model,
                              api_key_env=api_key_env, model_max_tokens=model_max_tokens, dry_run=dry_run)
     offline["summarizer"] = summarizer
+    if settings.mode == "safeguard" and summarizer == "openai":
+        offline["note"] = ("agents.defaults.compaction.mode is safeguard: the Gateway would summarise with "
+                           "its safeguard prompts; this run uses the default-mode prompts")
     return _run_summary(canonical, store_key, store_path, transcript, settings, maker, dry_run, offline)
 
 

@@ -8,6 +8,8 @@ Public API (shared by `compact` and `context`):
   the rebuilt context of a branch and its token size.
 * `estimate_tokens(message)`, `calculate_context_tokens(usage)` – per-message estimates.
 * `build_session_context(entries)`, `serialize_conversation(messages)` – for full entries.
+* `display.read_display_messages(path)`, `display.compactable_counts(path)` – the Gateway's
+  display reader (chat history / `/context detail` counts); `tree.scan_tree`/`select_path`.
 """
 
 from openclaw_cli.transcript.context import (ContextItem, build_session_context, context_items,
