@@ -99,7 +99,6 @@ class _LocalGateway:
 
     @classmethod
     def start(cls, base: Path) -> "_LocalGateway":
-        import os
         import socket
         import subprocess
 
