@@ -1,0 +1,70 @@
+"""`openclaw context` group: list, detail, json and map of what fills a session's context window."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    help="Show what fills a session's context window (like the /context chat command), "
+         "read from disk or from a running Gateway, without sending a chat turn.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+SESSION = typer.Option(None, "--session", metavar="KEY",
+                       help="Session key (default: the agent's main session, agent:<id>:main)")
+AGENT = typer.Option(None, "--agent", metavar="ID", help="Agent id (default: the configured default agent)")
+TOKENIZER = typer.Option("estimate", "--tokenizer", metavar="NAME",
+                         help="o200k_base or cl100k_base: exact token counts beside the chars/4 "
+                              "estimates (offline); estimate: only the estimates")
+OFFLINE = typer.Option(False, "--offline", help="Never ask a running Gateway; read everything from disk")
+PLAIN = typer.Option(False, "--plain", help="Print only what the Gateway's /context prints (no extra lines)")
+URL = typer.Option(None, "--url", metavar="URL", help="Gateway WebSocket URL (default: from config/env)")
+TOKEN = typer.Option(None, "--token", metavar="TOKEN", help="Gateway token (if required)")
+PASSWORD = typer.Option(None, "--password", metavar="PASSWORD", help="Gateway password (password auth)")
+TIMEOUT = typer.Option(None, "--timeout", metavar="MS", help="Gateway timeout in ms (default 5000)")
+
+
+def _run(mode: str, **kwargs) -> None:
+    from openclaw_cli.context.cli_run import run
+
+    run(mode, **kwargs)
+
+
+@app.command("list")
+def list_cmd(session: str = SESSION, agent: str = AGENT, tokenizer: str = TOKENIZER, offline: bool = OFFLINE,
+             plain: bool = PLAIN, url: str = URL, token: str = TOKEN, password: str = PASSWORD,
+             timeout: str = TIMEOUT) -> None:
+    """Short breakdown: workspace files, skills, tools, session tokens."""
+    _run("list", session=session, agent=agent, tokenizer=tokenizer, offline=offline, plain=plain,
+         url=url, token=token, password=password, timeout=timeout)
+
+
+@app.command("detail")
+def detail_cmd(session: str = SESSION, agent: str = AGENT, tokenizer: str = TOKENIZER, offline: bool = OFFLINE,
+               plain: bool = PLAIN, url: str = URL, token: str = TOKEN, password: str = PASSWORD,
+               timeout: str = TIMEOUT) -> None:
+    """Per-file, per-skill and per-tool sizes, compactable transcript counts, and a transcript
+    breakdown by role with the largest tool results and what a compaction would free."""
+    _run("detail", session=session, agent=agent, tokenizer=tokenizer, offline=offline, plain=plain,
+         url=url, token=token, password=password, timeout=timeout)
+
+
+@app.command("json")
+def json_cmd(session: str = SESSION, agent: str = AGENT, offline: bool = OFFLINE, url: str = URL,
+             token: str = TOKEN, password: str = PASSWORD, timeout: str = TIMEOUT) -> None:
+    """The report and session counters as JSON ({report, session}); unknown values are null."""
+    _run("json", session=session, agent=agent, tokenizer="estimate", offline=offline, plain=True,
+         url=url, token=token, password=password, timeout=timeout)
+
+
+@app.command("map")
+def map_cmd(session: str = SESSION, agent: str = AGENT, output: str = typer.Option(
+                None, "--output", "-o", metavar="FILE",
+                help="Write a treemap image: .png (1280x860) or .svg; without it, draw at the terminal"),
+            offline: bool = OFFLINE, url: str = URL, token: str = TOKEN, password: str = PASSWORD,
+            timeout: str = TIMEOUT) -> None:
+    """A treemap of what fills the window (WinDirStat style)."""
+    _run("map", session=session, agent=agent, tokenizer="estimate", offline=offline, plain=False,
+         url=url, token=token, password=password, timeout=timeout, output=output)

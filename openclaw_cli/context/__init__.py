@@ -1,0 +1,1 @@
+"""`openclaw context`: what fills a session's context window, read from disk or a running Gateway."""

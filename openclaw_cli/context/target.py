@@ -1,0 +1,166 @@
+"""Which session `openclaw context` looks at: config, agent, session key, store entry, transcript."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+
+from openclaw_cli.errors import CliError
+
+
+@dataclass
+class Target:
+    """The resolved session: its agent, key, store entry (if any) and where things live."""
+
+    cfg: dict[str, Any]
+    env: MutableMapping[str, str]
+    agent_id: str
+    session_key: str
+    store_path: str
+    entry: dict[str, Any] | None
+    workspace_dir: str
+
+    @property
+    def session_id(self) -> str | None:
+        value = (self.entry or {}).get("sessionId")
+        return value if isinstance(value, str) else None
+
+    def transcript_path(self) -> str | None:
+        """The entry's transcript when it exists (sessionFile first, then `<id>.jsonl`)."""
+        from openclaw_cli.sessionpaths import session_file_path_or_none, transcript_path_in_dir
+
+        session_id = (self.session_id or "").strip()
+        if not session_id:
+            return None
+        sessions_dir = os.path.dirname(self.store_path)
+        session_file = (self.entry or {}).get("sessionFile")
+        for candidate in (session_file_path_or_none(session_id, session_file if isinstance(session_file, str)
+                                                    else None, sessions_dir, self.env),):
+            if candidate and os.path.isfile(candidate):
+                return candidate
+        try:
+            canonical = transcript_path_in_dir(session_id, sessions_dir, self.env)
+        except ValueError:
+            return None
+        return canonical if os.path.isfile(canonical) else None
+
+
+def _main_key(cfg: Mapping[str, Any]) -> str:
+    session = cfg.get("session") if isinstance(cfg, Mapping) else None
+    main = session.get("mainKey") if isinstance(session, Mapping) else None
+    return main.strip().lower() if isinstance(main, str) and main.strip() else "main"
+
+
+def resolve_session_key(cfg: Mapping[str, Any], agent_id: str, session: str | None) -> str:
+    """`agent:<id>:<mainKey>` by default; a bare key is taken inside the agent's namespace."""
+    from openclaw_cli.keys import normalize_store_key
+
+    if not session or not session.strip():
+        return f"agent:{agent_id}:{_main_key(cfg)}"
+    key = normalize_store_key(session)
+    if key.startswith("agent:") or key == "global":
+        return key
+    return f"agent:{agent_id}:{key}"
+
+
+def resolve_target(*, session: str | None = None, agent: str | None = None,
+                   env: MutableMapping[str, str] | None = None) -> Target:
+    from openclaw_cli.agents import list_agent_ids, normalize_agent_id, resolve_default_agent_id, resolve_store_path
+    from openclaw_cli.config import load_config
+    from openclaw_cli.context.workspace import resolve_workspace_dir
+    from openclaw_cli.keys import parse_agent_key
+    from openclaw_cli.store import load_store
+
+    env = os.environ if env is None else env
+    cfg = load_config(env, strict=False).data
+    if agent and agent.strip():
+        agent_id = normalize_agent_id(agent)
+        if agent_id not in list_agent_ids(cfg):
+            raise CliError(f'Unknown agent id "{agent}". Use "openclaw agents list" to see configured agents.')
+    else:
+        agent_id = resolve_default_agent_id(cfg)
+    key = resolve_session_key(cfg, agent_id, session)
+    parsed = parse_agent_key(key)
+    if parsed:
+        if agent and agent.strip() and normalize_agent_id(parsed[0]) != agent_id:
+            raise CliError(f"session {key} does not belong to agent {agent_id}")
+        agent_id = normalize_agent_id(parsed[0])
+    session_cfg = cfg.get("session") if isinstance(cfg.get("session"), Mapping) else {}
+    template = session_cfg.get("store") if isinstance(session_cfg.get("store"), str) else None
+    store_path = resolve_store_path(template, agent_id, env)
+    loaded = load_store(store_path)
+    entry = loaded.store.get(key)
+    return Target(cfg=cfg, env=env, agent_id=agent_id, session_key=key, store_path=store_path,
+                  entry=entry if isinstance(entry, dict) else None,
+                  workspace_dir=resolve_workspace_dir(cfg, agent_id, env))
+
+
+def _positive_int(value: Any) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        return None
+    return math.floor(value)
+
+
+def model_ref(target: Target) -> tuple[str, str]:
+    """The session's provider/model: its overrides, else the agent's configured default."""
+    from openclaw_cli.display import default_model_ref
+
+    entry = target.entry or {}
+    provider, model = default_model_ref(target.cfg, target.agent_id)
+    override_p, override_m = entry.get("providerOverride"), entry.get("modelOverride")
+    if isinstance(override_m, str) and override_m.strip():
+        model = override_m.strip()
+        if isinstance(override_p, str) and override_p.strip():
+            provider = override_p.strip()
+        elif "/" in model:
+            provider, model = model.split("/", 1)
+    return provider, model
+
+
+def context_window(target: Target, provider: str, model: str) -> int | None:
+    """The live context window as far as it can be known offline: the agent's `contextTokens`
+    capped by the model's configured window; the window the last run recorded on the entry
+    stands in for a built-in model. None when nothing says."""
+    cfg = target.cfg
+    window = None
+    models = cfg.get("models") if isinstance(cfg.get("models"), Mapping) else {}
+    providers = models.get("providers") if isinstance(models.get("providers"), Mapping) else {}
+    spec = providers.get(provider) if isinstance(providers.get(provider), Mapping) else {}
+    for item in spec.get("models") or [] if isinstance(spec.get("models"), list) else []:
+        if isinstance(item, Mapping) and item.get("id") == model:
+            window = _positive_int(item.get("contextTokens")) or _positive_int(item.get("contextWindow"))
+            break
+    if window is None:
+        window = _positive_int((target.entry or {}).get("contextTokens"))
+    agents = cfg.get("agents") if isinstance(cfg.get("agents"), Mapping) else {}
+    agent_value = None
+    for item in agents.get("list") or [] if isinstance(agents.get("list"), list) else []:
+        if isinstance(item, Mapping) and item.get("id") == target.agent_id:
+            agent_value = item.get("contextTokens")
+    if agent_value is None and isinstance(agents.get("defaults"), Mapping):
+        agent_value = agents["defaults"].get("contextTokens")
+    agent_tokens = _positive_int(agent_value)
+    if agent_tokens is not None:
+        return min(agent_tokens, window) if window is not None else agent_tokens
+    return window
+
+
+def sandbox_status(target: Target) -> dict[str, Any]:
+    """`resolveSandboxRuntimeStatus`: the agent's sandbox mode and whether this session runs in it."""
+    cfg = target.cfg
+    agents = cfg.get("agents") if isinstance(cfg.get("agents"), Mapping) else {}
+    mode = None
+    for item in agents.get("list") or [] if isinstance(agents.get("list"), list) else []:
+        if isinstance(item, Mapping) and item.get("id") == target.agent_id and isinstance(item.get("sandbox"), Mapping):
+            mode = item["sandbox"].get("mode")
+    defaults = agents.get("defaults") if isinstance(agents.get("defaults"), Mapping) else {}
+    if mode is None and isinstance(defaults.get("sandbox"), Mapping):
+        mode = defaults["sandbox"].get("mode")
+    mode = mode if mode is not None else "off"
+    session_cfg = cfg.get("session") if isinstance(cfg.get("session"), Mapping) else {}
+    main = "global" if session_cfg.get("scope") == "global" else f"agent:{target.agent_id}:{_main_key(cfg)}"
+    sandboxed = False if mode == "off" else True if mode == "all" else target.session_key.strip() != main
+    return {"mode": mode, "sandboxed": sandboxed}
