@@ -6,9 +6,18 @@ import os
 import sys
 
 
-def main(argv: list[str] | None = None) -> None:
-    import click
+def _click_exceptions():
+    try:  # recent typer vendors click
+        from typer._click import exceptions
+    except ImportError:  # pragma: no cover - older typer with click installed
+        from click import exceptions
+    return exceptions
 
+
+def main(argv: list[str] | None = None) -> None:
+    import typer
+
+    click_exc = _click_exceptions()
     from openclaw_cli.cli.context import app
     from openclaw_cli.errors import CliError
 
@@ -17,11 +26,14 @@ def main(argv: list[str] | None = None) -> None:
     except CliError as err:
         sys.stderr.write(err.message.rstrip("\n") + "\n")
         sys.exit(err.exit_code)
-    except click.exceptions.Exit as ex:
+    except typer.Exit as ex:
         sys.exit(ex.exit_code)
-    except click.exceptions.ClickException as exc:
+    except click_exc.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
+    except typer.Abort:
+        sys.stderr.write("aborted\n")
+        sys.exit(1)
     except BrokenPipeError:
         sys.exit(1)
     except Exception as exc:  # noqa: BLE001 - one line, never a traceback
