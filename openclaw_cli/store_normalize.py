@@ -12,6 +12,7 @@ import math
 import re
 from typing import Any
 
+from .jsjson import _JS_WHITESPACE as _JS_WS
 from .jsjson import dumps_compact_bytes, js_number, js_ordered, js_trim, js_utf16_len
 
 __all__ = [
@@ -421,43 +422,71 @@ def _unchanged_delivery(entry: dict) -> bool:
     if type(d) is not dict:
         return False
     d_ch = d.get("channel", UNDEF)
-    if type(d_ch) is not str or not _cached(_CANON_CHANNEL, d_ch, _canonical_channel):
+    if type(d_ch) is not str:
+        return False
+    canon = _CANON_CHANNEL.get(d_ch)
+    if canon is None:
+        canon = _cached(_CANON_CHANNEL, d_ch, _canonical_channel)
+    if not canon:
+        return False
+    last = get("lastChannel", UNDEF)
+    if last is not d_ch and (type(last) is not str or last != d_ch):
         return False
     d_to = d.get("to", UNDEF)
-    if d_to is not UNDEF and (type(d_to) is not str or not d_to or js_trim(d_to) != d_to):
+    last = get("lastTo", UNDEF)
+    if d_to is UNDEF:
+        if last is not UNDEF:
+            return False
+    elif (type(d_to) is not str or not d_to or d_to.strip(_JS_WS) != d_to
+          or (last is not d_to and (type(last) is not str or last != d_to))):
         return False
     d_acc = d.get("accountId", UNDEF)
-    if d_acc is not UNDEF and (type(d_acc) is not str
-                               or _cached(_ACCOUNT_OF, d_acc, _opt_account_id) != d_acc):
+    last = get("lastAccountId", UNDEF)
+    if d_acc is UNDEF:
+        if last is not UNDEF:
+            return False
+    elif (type(d_acc) is not str or _cached(_ACCOUNT_OF, d_acc, _opt_account_id) != d_acc
+          or (last is not d_acc and (type(last) is not str or last != d_acc))):
         return False
     d_tid = d.get("threadId", UNDEF)
-    if d_tid is not UNDEF:
-        t = type(d_tid)
-        if not (t is int or (t is str and d_tid and js_trim(d_tid) == d_tid)):
-            return False
-    if not (_eq(get("lastChannel", UNDEF), d_ch) and _eq(get("lastTo", UNDEF), d_to)
-            and _eq(get("lastAccountId", UNDEF), d_acc)
-            and _eq(get("lastThreadId", UNDEF), d_tid)):
-        return False
+    last = get("lastThreadId", UNDEF)
     if d_tid is UNDEF:
+        if last is not UNDEF:
+            return False
         origin = get("origin")
         if type(origin) is dict and origin.get("threadId") is not None:
+            return False
+    else:
+        t = type(d_tid)
+        if not (t is int or (t is str and d_tid and d_tid.strip(_JS_WS) == d_tid)):
+            return False
+        if not _eq(last, d_tid):
             return False
     r = get("route")
     if type(r) is not dict:
         return False
     r_ch = r.get("channel")
-    if type(r_ch) is not str or _cached(_CHANNEL_OF, r_ch, normalize_message_channel) != d_ch:
+    if type(r_ch) is not str:
+        return False
+    if r_ch is not d_ch and _cached(_CHANNEL_OF, r_ch, normalize_message_channel) != d_ch:
         return False
     target = r.get("target", UNDEF)
-    if not _eq(_opt_str(target.get("to", UNDEF)) if type(target) is dict else UNDEF, d_to):
+    if type(target) is dict:
+        r_to = target.get("to", UNDEF)
+        if r_to is not d_to and not _eq(_opt_str(r_to), d_to):
+            return False
+    elif d_to is not UNDEF:
         return False
     r_acc = r.get("accountId", UNDEF)
-    r_acc = _cached(_ACCOUNT_OF, r_acc, _opt_account_id) if type(r_acc) is str else UNDEF
-    if not _eq(r_acc, d_acc):
-        return False
+    if r_acc is not d_acc:
+        r_acc = _cached(_ACCOUNT_OF, r_acc, _opt_account_id) if type(r_acc) is str else UNDEF
+        if not _eq(r_acc, d_acc):
+            return False
     thread = r.get("thread", UNDEF)
-    return _eq(_thread_value(thread.get("id", UNDEF)) if type(thread) is dict else UNDEF, d_tid)
+    if type(thread) is dict:
+        r_tid = thread.get("id", UNDEF)
+        return (r_tid is d_tid and type(r_tid) is not float) or _eq(_thread_value(r_tid), d_tid)
+    return d_tid is UNDEF
 
 
 def normalize_entry_delivery(entry: dict) -> dict:
@@ -766,6 +795,20 @@ def normalize_entry_shape(value: Any) -> dict | None:
     """normalizePersistedSessionEntryShape; None means the entry is dropped."""
     if type(value) is not dict:
         return None
+    # Fast path: a plain transcript id (no dot, so not checkpoint-shaped, and nothing to
+    # trim), a string or absent sessionFile, and a valid or absent updatedAt.
+    sid = value.get("sessionId", UNDEF)
+    updated = value.get("updatedAt", UNDEF)
+    session_file = value.get("sessionFile", UNDEF)
+    if ((sid is UNDEF or (type(sid) is str and "." not in sid
+                          and _TRANSCRIPT_SESSION_ID.fullmatch(sid) is not None))
+            and (updated is UNDEF or (type(updated) is int and updated >= 0))
+            and (session_file is UNDEF or type(session_file) is str)):
+        return value
+    return _normalize_entry_shape(value)
+
+
+def _normalize_entry_shape(value: dict) -> dict | None:
     nxt = value
     session_file = value.get("sessionFile", UNDEF)
     if "sessionId" in value:

@@ -45,8 +45,8 @@ def run_ours_save(store_path: Path) -> bool:
 
 
 def tree(folder: Path) -> dict[str, tuple[int, bytes | None]]:
-    """Every path under folder with its permission bits and file content."""
-    out = {}
+    """Every path under folder (and folder itself) with its permission bits and content."""
+    out = {".": (stat.S_IMODE(folder.stat().st_mode), None)}
     for root, dirs, files in os.walk(folder):
         for name in dirs + files:
             p = Path(root) / name
@@ -99,6 +99,12 @@ def show_store_diff(ref: bytes | None, ours: bytes | None) -> None:
     print("key order equal:", list(a) == list(b))
 
 
+def current_umask() -> int:
+    mask = os.umask(0o22)
+    os.umask(mask)
+    return mask
+
+
 def pretty(value) -> bytes:
     return jsjson.dumps_pretty_bytes(value)
 
@@ -137,6 +143,9 @@ def test_hand_written_texts_match_reference(reference, tmp_path):
         '"ghost": {"channel": "\\ufeffsignal", "lastChannel": "  ", "label": "x", "lastTo": 5}',
         '"ghost2": {"lastChannel": "", "lastTo": "a", "channel": "teams", "lastThreadId": null,'
         ' "origin": {"threadId": 12}, "updatedAt": -5}',
+        '"__proto__": {"sessionId": "p1", "channel": "telegram", "__proto__": {"x": 1}}',
+        '"constructor": {"sessionId": "p2", "pluginExtensions": {"__proto__": {"a": 1},'
+        ' "p": {"__proto__": {"b": 2}, " c ": 3}, "7": {"x": 1}}}',
     ]
     content = ("{\n\t" + ",\r\n ".join(entries) + "  }\n").encode()
     ref_path, our_path = make_case(tmp_path, "hand", content)
@@ -204,6 +213,14 @@ def test_special_files_match_reference(reference, tmp_path):
         run_ours_save(our_path)
         assert_same_tree(ref_path, our_path)
         assert our_path.read_bytes() == b"{}"
+    # A private sessions folder is opened up to 0o777 & ~umask by the atomic write.
+    ref_path, our_path = make_case(tmp_path, "private", b"{ }")
+    for p in (ref_path, our_path):
+        p.parent.chmod(0o700)
+    run_reference_save(reference, tmp_path / "home", ref_path)
+    run_ours_save(our_path)
+    assert_same_tree(ref_path, our_path)
+    assert stat.S_IMODE(our_path.parent.stat().st_mode) == 0o777 & ~current_umask()
     ref_path = tmp_path / "deep" / "ref" / "a" / "b" / "sessions.json"
     our_path = tmp_path / "deep" / "ours" / "a" / "b" / "sessions.json"
     run_reference_save(reference, tmp_path / "home", ref_path)
