@@ -12,6 +12,7 @@ import pydantic_core
 
 __all__ = [
     "JSON_MAX_DEPTH_ERROR",
+    "canonicalize",
     "dumps_compact",
     "dumps_compact_bytes",
     "dumps_pretty",
@@ -249,6 +250,19 @@ def _reorder_all(value: Any) -> Any:
     return value
 
 
+def canonicalize(value: Any) -> Any:
+    """Make a JSON-like value hold JS-canonical numbers and JS key order (in place where
+    possible; returns the value to use). For values built in Python before dumps_*."""
+    t = type(value)
+    if t is dict or t is list:
+        walk = _Walk()
+        walk.obj(value) if t is dict else walk.arr(value)
+        return _reorder_all(value) if walk.reorder else value
+    if t is float or t is int:
+        return js_number(value)
+    return value
+
+
 def loads(data: str | bytes | bytearray | memoryview) -> Any:
     """Parse like JSON.parse: JS numbers, JS key order, last duplicate wins in first place.
 
@@ -269,18 +283,10 @@ def loads(data: str | bytes | bytearray | memoryview) -> Any:
         if text is None:
             text = bytes(raw).decode("utf-8")
         return _slow_loads(text)
-    t = type(value)
-    if t is dict or t is list:
-        walk = _Walk()
-        try:
-            walk.obj(value) if t is dict else walk.arr(value)
-            if walk.reorder:
-                value = _reorder_all(value)
-        except RecursionError:
-            raise ValueError(JSON_MAX_DEPTH_ERROR) from None
-    elif t is float or t is int:
-        value = js_number(value)
-    return value
+    try:
+        return canonicalize(value)
+    except RecursionError:
+        raise ValueError(JSON_MAX_DEPTH_ERROR) from None
 
 
 # ---------------------------------------------------------------------------------------
@@ -434,7 +440,8 @@ def _dump_bytes(value: Any, pretty: bool) -> bytes:
 def dumps_pretty_bytes(value: Any) -> bytes:
     """UTF-8 of `JSON.stringify(value, null, 2)`.
 
-    Numbers must be canonical (see js_number); values from `loads` always are.
+    Numbers must be JS-canonical (ints for integral values, see js_number/canonicalize)
+    and objects in JS key order; values from `loads` always are.
     """
     return _dump_bytes(value, True)
 

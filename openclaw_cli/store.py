@@ -6,6 +6,7 @@ import errno
 import gc
 import hashlib
 import os
+import re
 import stat
 import time
 import uuid
@@ -41,6 +42,7 @@ READ_RETRY_SECONDS = 0.05
 SERIALIZED_CACHE_MAX_BYTES = 64 * 1024 * 1024
 SERIALIZED_CACHE_ENV = "OPENCLAW_SESSION_SERIALIZED_CACHE_MAX_BYTES"
 _CHUNK_ENTRIES = 1024
+_STRICT_INT = re.compile(r"[+-]?[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -161,9 +163,8 @@ def normalize_store(store: dict, dropped: list[str] | None = None) -> bool:
 
 
 def _serialized_cache_limit() -> int:
-    raw = os.environ.get(SERIALIZED_CACHE_ENV, "")
-    value = jsjson.js_trim(raw)
-    if value and value.lstrip("+-").isdigit() and value.isascii():
+    value = jsjson.js_trim(os.environ.get(SERIALIZED_CACHE_ENV, ""))
+    if _STRICT_INT.fullmatch(value):
         n = int(value)
         if 0 <= n <= 9007199254740991:
             return n
@@ -304,6 +305,8 @@ class Projection:
     prompt_blobs: dict[str, PromptBlob]
     keys: list[str]
     changed: bool
+    # session key -> sha256 of the prompt blob its persisted entry refers to
+    blob_hashes: dict[str, str] = field(default_factory=dict)
     _members: list[tuple[int, bytes]] = field(default_factory=list, repr=False)
 
     @property
@@ -335,8 +338,11 @@ class Projection:
         return sizes
 
 
-def _pretty_members(store: dict, store_path: str | None,
-                    blobs: dict[str, PromptBlob] | None) -> tuple[list[tuple[int, bytes]], bool]:
+def _pretty_members(store: dict, store_path: str | None, blobs: dict[str, PromptBlob] | None,
+                    hashes: dict[str, str] | None = None
+                    ) -> tuple[list[tuple[int, bytes]], bool]:
+    """The pretty JSON of the store, projected when store_path is given, as member blocks
+    of up to _CHUNK_ENTRIES entries (so the projection never copies the whole store)."""
     members: list[tuple[int, bytes]] = []
     changed = False
     items = iter(store.items())
@@ -350,6 +356,13 @@ def _pretty_members(store: dict, store_path: str | None,
                 if projected is not entry:
                     chunk[key] = projected
                     changed = True
+                if hashes is not None and type(projected) is dict:
+                    snapshot = projected.get("skillsSnapshot")
+                    if type(snapshot) is dict:
+                        ref = snapshot.get("promptRef")
+                        if (type(ref) is dict and ref.get("algorithm") == "sha256"
+                                and type(ref.get("hash")) is str):
+                            hashes[key] = ref["hash"]
         members.append((len(chunk), jsjson.dumps_pretty_bytes(chunk)[2:-2]))
     return members, changed
 
@@ -370,9 +383,10 @@ def serialize_store(store: dict, store_path: str | os.PathLike) -> Projection:
     """Prompt-blob projection then `JSON.stringify(store, null, 2)`, without copying the
     whole store."""
     blobs: dict[str, PromptBlob] = {}
-    members, changed = _pretty_members(store, os.fspath(store_path), blobs)
+    hashes: dict[str, str] = {}
+    members, changed = _pretty_members(store, os.fspath(store_path), blobs, hashes)
     return Projection(chunks=_join_members(members), prompt_blobs=blobs, keys=list(store),
-                      changed=changed, _members=members)
+                      changed=changed, blob_hashes=hashes, _members=members)
 
 
 def measure_store_bytes(projected_store: dict) -> int:

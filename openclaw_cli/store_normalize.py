@@ -1,10 +1,9 @@
-"""Per-entry sessions.json normalisation, as OpenClaw 2026.7.1 applies it on load and save.
+"""Per-entry sessions.json normalisation, as OpenClaw 2026.7.1 applies it on load and save."""
 
-Every normaliser returns the entry object itself when it has nothing to change and a
-new (shallow-copied) dict otherwise, like the reference; callers rely on that identity
-to know whether the store changed. `UNDEF` stands for JavaScript's `undefined` (a
-missing key), which is not the same as JSON `null`.
-"""
+# Every normaliser returns the entry object itself when it has nothing to change and a
+# new (shallow-copied) dict otherwise, like the reference; callers rely on that identity
+# to know whether the store changed. UNDEF stands for JavaScript's `undefined` (a
+# missing key), which is not the same as JSON null.
 
 from __future__ import annotations
 

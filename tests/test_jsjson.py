@@ -288,3 +288,10 @@ def test_e6_fix_only_touches_numbers():
     assert jsjson.dumps_compact(value) == (
         '{"s":"1.5e-6","t":"x, 2e-6,","n":0.0000015,"m":[0.000002,-0.00000325],"k":1e-60}')
     assert '"n": 0.0000015,' in jsjson.dumps_pretty(value)
+
+
+def test_canonicalize_python_built_values():
+    value = {"b": 5.0, "2": [-0.0, 2**60, 1.5], "1": {"x": 1e20}}
+    out = jsjson.canonicalize(value)
+    assert jsjson.dumps_compact(out) == (
+        '{"1":{"x":100000000000000000000},"2":[0,1152921504606847000,1.5],"b":5}')

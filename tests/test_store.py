@@ -376,6 +376,11 @@ def test_measure_helpers_match_serialisation(tmp_path):
     for key, entry in projected.items():
         assert sizes[key] == S.entry_chunk_bytes(key, entry)
     assert set(blobs) == set(proj.prompt_blobs)
+    assert proj.blob_hashes == {
+        k: e["skillsSnapshot"]["promptRef"]["hash"] for k, e in projected.items()
+        if isinstance(e.get("skillsSnapshot"), dict)
+        and isinstance(e["skillsSnapshot"].get("promptRef"), dict)
+        and e["skillsSnapshot"]["promptRef"].get("algorithm") == "sha256"}
 
 
 def test_atomic_write_modes_and_temp_names(tmp_path, monkeypatch):
