@@ -72,13 +72,27 @@ class StoreFingerprint:
         return h.digest() == self.digest
 
 
+class SessionStore(dict):
+    """The loaded store: a plain dict of entries in JS key order.
+
+    It also remembers, per entry, keys the reference holds as `undefined` after
+    normalising (they decide where a key goes if a later normalisation defines it).
+    """
+
+    __slots__ = ("ghost_orders",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ghost_orders: dict[str, tuple[dict, list[str]]] = {}
+
+
 @dataclass
 class LoadedStore:
     """A sessions.json read and normalised the way the reference loads it."""
 
     path: str
     exists: bool
-    store: dict[str, Any]
+    store: SessionStore
     raw_text: str | None = None
     unchanged_serialization: StoreFingerprint | None = None
     dropped_keys: list[str] = field(default_factory=list)
@@ -111,20 +125,6 @@ def apply_migrations(store: dict) -> bool:
             del entry["room"]
             changed = True
     return changed
-
-
-class SessionStore(dict):
-    """The loaded store: a plain dict of entries in JS key order.
-
-    It also remembers, per entry, keys the reference holds as `undefined` after
-    normalising (they decide where a key goes if a later normalisation defines it).
-    """
-
-    __slots__ = ("ghost_orders",)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.ghost_orders: dict[str, tuple[dict, list[str]]] = {}
 
 
 def normalize_store(store: dict, dropped: list[str] | None = None) -> bool:
@@ -244,7 +244,7 @@ def _load(path: str, allow_corrupt: bool, keep_raw: bool) -> LoadedStore:
         try:
             data = _read_bytes(path)
         except FileNotFoundError:
-            return LoadedStore(path=path, exists=False, store={})
+            return LoadedStore(path=path, exists=False, store=SessionStore())
         except OSError as err:
             if isinstance(err, (PermissionError, IsADirectoryError)) or last:
                 raise _oserror(path, err) from None
@@ -254,7 +254,7 @@ def _load(path: str, allow_corrupt: bool, keep_raw: bool) -> LoadedStore:
             if not last:
                 time.sleep(READ_RETRY_SECONDS)
                 continue
-            return LoadedStore(path=path, exists=True, store={}, changed=False,
+            return LoadedStore(path=path, exists=True, store=SessionStore(),
                                raw_text="" if keep_raw else None)
         try:
             value, canon = _parse(data)
@@ -273,7 +273,7 @@ def _load(path: str, allow_corrupt: bool, keep_raw: bool) -> LoadedStore:
             raise StoreError(
                 f"session store {path} is not valid ({error}); restore it from a backup "
                 "or move it aside so a fresh store is created")
-        return LoadedStore(path=path, exists=True, store={}, corrupt=True, error=error,
+        return LoadedStore(path=path, exists=True, store=SessionStore(), corrupt=True, error=error,
                            raw_text=data.decode("utf-8", "replace"), size_bytes=len(data))
     store = SessionStore(value)
     size = len(canon)
