@@ -29,10 +29,12 @@ def write_config(home: Path) -> None:
     (home / ".openclaw" / "openclaw.json").write_text(json.dumps(CONFIG))
 
 
-def run_reference_save(reference, home: Path, store_path: Path) -> None:
+def run_reference_save(reference, home: Path, store_path: Path,
+                       env: dict[str, str] | None = None) -> None:
     write_config(home)
     res = reference.run_reference(
-        ["sessions", "cleanup", "--enforce", "--store", str(store_path), "--json"], home=home)
+        ["sessions", "cleanup", "--enforce", "--store", str(store_path), "--json"], home=home,
+        env=env)
     assert res.returncode == 0, res.stderr[-2000:]
     summary = json.loads(res.stdout)
     assert summary["pruned"] == 0 and summary["capped"] == 0 and summary["modelRunPruned"] == 0
@@ -229,7 +231,7 @@ def test_special_files_match_reference(reference, tmp_path):
 
 
 @pytest.mark.reference
-def test_unchanged_store_is_not_rewritten(reference, tmp_path):
+def test_unchanged_store_is_not_rewritten(reference, tmp_path, monkeypatch):
     """A store the reference would write identically keeps its bytes and mtime."""
     store = gen_entries.rand_store(9, 300, NOW)
     for entry in store.values():
@@ -249,7 +251,19 @@ def test_unchanged_store_is_not_rewritten(reference, tmp_path):
         st = p.stat()
         assert st.st_mtime == old and stat.S_IMODE(st.st_mode) == 0o644
     assert ref_path.read_bytes() == our_path.read_bytes()
-    # ... but a legacy field forces a rewrite even when the text comes out the same size.
+    # The reference only remembers texts up to OPENCLAW_SESSION_SERIALIZED_CACHE_MAX_BYTES
+    # (64 MiB): a bigger store is rewritten even when nothing changed.
+    small = {S.SERIALIZED_CACHE_ENV: "100"}
+    run_reference_save(reference, tmp_path / "home", ref_path, env=small)
+    monkeypatch.setenv(S.SERIALIZED_CACHE_ENV, "100")
+    assert run_ours_save(our_path) is True
+    monkeypatch.delenv(S.SERIALIZED_CACHE_ENV)
+    for p in (ref_path, our_path):
+        st = p.stat()
+        assert st.st_mtime != old and stat.S_IMODE(st.st_mode) == 0o600
+        os.utime(p, (old, old))
+    assert ref_path.read_bytes() == our_path.read_bytes()
+    # ... and a legacy field forces a rewrite even when the text comes out the same size.
     text = our_path.read_bytes().replace(b'"sessionId"', b'"room": 1, "sessionId"', 1)
     for p in (ref_path, our_path):
         p.write_bytes(text)
