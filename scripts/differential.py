@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
 import tempfile
 import time
@@ -16,7 +17,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import refbin  # noqa: E402
 from diffgen import case_features, case_seeds, edge_cases, generate_case  # noqa: E402
-from diffharness import Case, DiffRunner, materialize, save_reproducer  # noqa: E402
+from diffharness import Case, DiffRunner, case_env, materialize, save_reproducer  # noqa: E402
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -65,10 +66,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.materialize:
         case = load_case(Path(args.materialize[0]))
         home = Path(args.materialize[1]).resolve()
-        materialize(case, home)
-        print(f"materialised {case.name} into {home}")
+        mat = materialize(case, home)
+        env = " ".join(f"{k}={shlex.quote(v)}" for k, v in case_env(case, mat).items())
+        print(f"materialised {case.name} into {home}; runs (cwd {home / case.cwd}):")
         for run in case.runs:
-            print("  openclaw " + " ".join(a.replace("@HOME@", str(home)) for a in run))
+            argv = " ".join(shlex.quote(mat.subst(a)) for a in run)
+            print(f"  HOME={shlex.quote(str(home))} {env} openclaw {argv}")
         return 0
     cases = select_cases(args)
     if args.coverage:
