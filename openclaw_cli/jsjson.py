@@ -185,79 +185,58 @@ def _slow_loads(text: str) -> Any:
         raise ValueError(JSON_MAX_DEPTH_ERROR) from None
 
 
-class _Walk:
-    """Canonicalise numbers in place and note objects whose keys need JS ordering."""
-
-    __slots__ = ("reorder",)
-
-    def __init__(self) -> None:
-        self.reorder = False
-
-    def obj(self, d: dict) -> None:
-        for k, v in d.items():
-            if "0" <= k < ":":
-                self.reorder = True
-            t = type(v)
-            if t is str or t is bool or v is None:
+def _canon_obj(d: dict) -> dict:
+    """Canonicalise numbers in place; returns `d`, or a JS-ordered copy if keys need it."""
+    reorder = False
+    for k, v in d.items():
+        if "0" <= k < ":":
+            reorder = True
+        t = type(v)
+        if t is str or t is bool or v is None:
+            continue
+        if t is int:
+            if -_TWO53 < v < _TWO53:
                 continue
-            if t is int:
-                if -_TWO53 < v < _TWO53:
-                    continue
-                d[k] = js_number(v)
-            elif t is dict:
-                self.obj(v)
-            elif t is list:
-                self.arr(v)
-            elif t is float:
-                if not (v.is_integer() or v == 0):
-                    continue
-                d[k] = js_number(v)
+            d[k] = js_number(v)
+        elif t is dict:
+            n = _canon_obj(v)
+            if n is not v:
+                d[k] = n
+        elif t is list:
+            _canon_arr(v)
+        elif t is float and v.is_integer():
+            d[k] = js_number(v)
+    return js_ordered(d) if reorder else d
 
-    def arr(self, a: list) -> None:
-        for i, v in enumerate(a):
-            t = type(v)
-            if t is str or t is bool or v is None:
+
+def _canon_arr(a: list) -> None:
+    for i, v in enumerate(a):
+        t = type(v)
+        if t is str or t is bool or v is None:
+            continue
+        if t is int:
+            if -_TWO53 < v < _TWO53:
                 continue
-            if t is int:
-                if -_TWO53 < v < _TWO53:
-                    continue
-                a[i] = js_number(v)
-            elif t is dict:
-                self.obj(v)
-            elif t is list:
-                self.arr(v)
-            elif t is float:
-                if not (v.is_integer() or v == 0):
-                    continue
-                a[i] = js_number(v)
-
-
-def _reorder_all(value: Any) -> Any:
-    t = type(value)
-    if t is dict:
-        for k, v in value.items():
-            if type(v) is dict or type(v) is list:
-                nv = _reorder_all(v)
-                if nv is not v:
-                    value[k] = nv
-        return js_ordered(value)
-    if t is list:
-        for i, v in enumerate(value):
-            if type(v) is dict or type(v) is list:
-                nv = _reorder_all(v)
-                if nv is not v:
-                    value[i] = nv
-    return value
+            a[i] = js_number(v)
+        elif t is dict:
+            n = _canon_obj(v)
+            if n is not v:
+                a[i] = n
+        elif t is list:
+            _canon_arr(v)
+        elif t is float and v.is_integer():
+            a[i] = js_number(v)
 
 
 def canonicalize(value: Any) -> Any:
     """Make a JSON-like value hold JS-canonical numbers and JS key order (in place where
     possible; returns the value to use). For values built in Python before dumps_*."""
     t = type(value)
-    if t is dict or t is list:
-        walk = _Walk()
-        walk.obj(value) if t is dict else walk.arr(value)
-        return _reorder_all(value) if walk.reorder else value
+    if t is dict:
+        return _canon_obj(value)
+    if t is list:
+        _canon_arr(value)
+        return value
     if t is float or t is int:
         return js_number(value)
     return value
