@@ -1,0 +1,59 @@
+"""`openclaw doctor`: health checks and repairs for the files under ~/.openclaw."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    help="Health checks and quick fixes for the OpenClaw state folder and config.",
+    invoke_without_command=True,
+    no_args_is_help=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+EPILOG = """Examples:
+
+  openclaw doctor                      Check everything; change nothing without a yes.
+
+  openclaw doctor --fix                Apply the recommended repairs without prompting.
+
+  openclaw doctor --lint --json        Read-only findings as one JSON document.
+
+  openclaw doctor --lint --all --severity-min info
+"""
+
+
+@app.callback(epilog=EPILOG)
+def doctor(
+    no_workspace_suggestions: bool = typer.Option(False, "--no-workspace-suggestions",
+                                                  help="Disable workspace memory system suggestions"),
+    yes: bool = typer.Option(False, "--yes", help="Accept defaults without prompting"),
+    repair: bool = typer.Option(False, "--repair", help="Apply recommended repairs without prompting"),
+    fix: bool = typer.Option(False, "--fix", help="Apply recommended repairs (alias for --repair)"),
+    force: bool = typer.Option(False, "--force", help="Apply aggressive repairs"),
+    non_interactive: bool = typer.Option(False, "--non-interactive",
+                                         help="Run without prompts (safe migrations only)"),
+    generate_gateway_token: bool = typer.Option(False, "--generate-gateway-token",
+                                                help="Generate and configure a gateway token"),
+    deep: bool = typer.Option(False, "--deep", help="Run the slower checks too"),
+    lint: bool = typer.Option(False, "--lint", help="Run read-only health checks and report findings"),
+    json_out: bool = typer.Option(False, "--json", help="With --lint: output one JSON document"),
+    severity_min: str = typer.Option(None, "--severity-min", metavar="LEVEL",
+                                     help="With --lint: minimum severity to report (info, warning, error)"),
+    only: list[str] = typer.Option(None, "--only", metavar="ID", help="With --lint: run only this check id "
+                                                                      "(repeatable)"),
+    skip: list[str] = typer.Option(None, "--skip", metavar="ID", help="With --lint: skip this check id "
+                                                                      "(repeatable)"),
+    include_all: bool = typer.Option(False, "--all", help="With --lint: run all checks, including opt-in ones"),
+) -> None:
+    """Health checks and quick fixes for the OpenClaw state folder and config."""
+    from openclaw_cli.doctor.command import DoctorArgs, run
+
+    args = DoctorArgs(fix=fix or repair, yes=yes, force=force, non_interactive=non_interactive,
+                      generate_gateway_token=generate_gateway_token, deep=deep, lint=lint, json=json_out,
+                      severity_min=severity_min, only=list(only or []), skip=list(skip or []),
+                      include_all=include_all, workspace_suggestions=not no_workspace_suggestions)
+    code = run(args)
+    if code:
+        raise typer.Exit(code)

@@ -1,0 +1,1 @@
+"""The doctor checks, one unit per module (see `openclaw_cli.doctor.registry`)."""

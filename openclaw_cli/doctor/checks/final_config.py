@@ -1,0 +1,50 @@
+"""`core/doctor/final-config-validation`: the config file parses (JSON, then JSON5), its
+`$include`s resolve and it passes validation; missing `${VAR}`s are warnings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from openclaw_cli.doctor.model import Check, Finding
+
+if TYPE_CHECKING:
+    from openclaw_cli.doctor.context import DoctorContext
+    from openclaw_cli.doctor.report import Report
+
+CHECK_ID = "core/doctor/final-config-validation"
+
+
+def issue_findings(issues) -> list[Finding]:
+    return [Finding(CHECK_ID, "error", issue.message, issue.path or "<root>") for issue in issues]
+
+
+class FinalConfigValidationCheck(Check):
+    def __init__(self) -> None:
+        super().__init__(CHECK_ID, "Config", "The active config parses and passes validation.", severity="error")
+
+    def detect(self, ctx: DoctorContext) -> list[Finding]:
+        if not ctx.doc.exists:
+            return []
+        return issue_findings(ctx.doc.issues)
+
+    def preflight(self, ctx: DoctorContext, report: Report) -> None:
+        """Start of a doctor run: say when the run goes on with a best-effort config."""
+        if ctx.doc.exists and ctx.doc.issues:
+            report.note("Config", ["Config invalid; doctor will run with best-effort config."], check_id=self.id,
+                        findings=self.detect(ctx), kind="warning")
+        if ctx.doc.warnings:
+            report.note("Config warnings", [f"- {w.path or '<root>'}: {w.message}" for w in ctx.doc.warnings],
+                        check_id=self.id, kind="warning")
+
+    def run(self, ctx: DoctorContext, report: Report) -> None:
+        """End of a doctor run: re-read the file and list what is still invalid (stderr)."""
+        from openclaw_cli.doctor.configfile import load_doc
+
+        env = dict(ctx.env)
+        doc = load_doc(env)
+        if not doc.exists or not doc.issues:
+            return
+        report.error("Invalid config:")
+        for issue in doc.issues:
+            report.error(f"- {issue.path or '<root>'}: {issue.message}")
+        report.step("openclaw config validate")

@@ -1,0 +1,133 @@
+"""`core/doctor/session-store`: sessions.json health: unparseable, more entries than
+`session.maintenance.maxEntries`, more bytes than `maxDiskBytes`; each points at the
+`openclaw sessions cleanup` command that fixes it."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from openclaw_cli.doctor.model import Check, Finding
+
+if TYPE_CHECKING:
+    from openclaw_cli.doctor.context import DoctorContext
+    from openclaw_cli.doctor.report import Report
+
+CHECK_ID = "core/doctor/session-store"
+
+
+def folder_bytes(sessions_dir: str) -> int:
+    """Regular files directly in the folder plus prompt blobs under skills-prompts/sha256/<hh>/."""
+    total = 0
+    try:
+        entries = list(os.scandir(sessions_dir))
+    except OSError:
+        return 0
+    for entry in entries:
+        try:
+            if entry.is_file(follow_symlinks=False):
+                total += entry.stat(follow_symlinks=False).st_size
+        except OSError:
+            continue
+    blob_root = os.path.join(sessions_dir, "skills-prompts", "sha256")
+    try:
+        prefixes = [e.path for e in os.scandir(blob_root) if e.is_dir(follow_symlinks=False) and len(e.name) == 2]
+    except OSError:
+        prefixes = []
+    for prefix in prefixes:
+        try:
+            total += sum(e.stat(follow_symlinks=False).st_size for e in os.scandir(prefix)
+                         if e.is_file(follow_symlinks=False))
+        except OSError:
+            continue
+    return total
+
+
+def _targets(ctx: DoctorContext):
+    from openclaw_cli.agents import resolve_session_store_targets
+
+    try:
+        return resolve_session_store_targets(ctx.cfg, all_agents=True, env=ctx.env)
+    except Exception:  # noqa: BLE001 - a bad agent list must not stop doctor
+        return []
+
+
+def _cmd(store: str, *flags: str) -> str:
+    return " ".join(["openclaw sessions cleanup", f'--store "{store}"', *flags])
+
+
+class SessionStoreCheck(Check):
+    def __init__(self) -> None:
+        super().__init__(CHECK_ID, "Session store",
+                         "sessions.json parses, stays within maxEntries and maxDiskBytes, matches its transcripts.",
+                         default_enabled=False)
+
+    def detect(self, ctx: DoctorContext, *, include_transcripts: bool = True) -> list[Finding]:
+        from openclaw_cli.doctor.checks.sessionfiles import orphan_transcripts, read_store
+        from openclaw_cli.maintenance.settings import resolve_maintenance
+
+        session = ctx.cfg.get("session") if isinstance(ctx.cfg.get("session"), dict) else {}
+        settings = resolve_maintenance(session.get("maintenance"))
+        out: list[Finding] = []
+        for target in _targets(ctx):
+            store = os.path.abspath(target.store_path)
+            view = read_store(store)
+            if not view.exists:
+                continue
+            if view.corrupt:
+                out.append(Finding(CHECK_ID, "error",
+                                   f"Session store does not parse ({view.error or 'invalid JSON'}); OpenClaw reads it as "
+                                   "empty and its next write replaces it.", store,
+                                   "Restore it from a backup or move it aside, then check it with "
+                                   f"`{_cmd(store, '--dry-run')}`."))
+                continue
+            count = sum(1 for _ in view.items())
+            max_entries = settings.max_entries
+            if isinstance(max_entries, int) and not isinstance(max_entries, bool) and max_entries >= 0 \
+                    and count > max_entries:
+                out.append(Finding(CHECK_ID, "warning",
+                                   f"Session store has {count} entries, above session.maintenance.maxEntries "
+                                   f"({max_entries}).", store,
+                                   f"Run `{_cmd(store, '--enforce')}` to cap it (preview with --dry-run)."))
+            if settings.max_disk_bytes is not None and settings.max_disk_bytes > 0:
+                used = folder_bytes(os.path.dirname(store))
+                if used > settings.max_disk_bytes:
+                    out.append(Finding(CHECK_ID, "warning",
+                                       f"Sessions folder uses {used} bytes, above session.maintenance.maxDiskBytes "
+                                       f"({settings.max_disk_bytes}).", store,
+                                       f"Run `{_cmd(store, '--enforce')}` to bring it under the disk budget "
+                                       "(preview with --dry-run)."))
+            if not include_transcripts or target.agent_id != ctx.default_agent_id:
+                continue
+            missing = [key for key, entry in view.items()
+                       if entry.get("sessionId") and not os.path.isfile(view.transcript_path(entry) or "")]
+            if missing:
+                out.append(Finding(CHECK_ID, "warning",
+                                   (f"1 session entry points at a transcript that does not exist." if len(missing) == 1
+                                    else f"{len(missing)} session entries point at transcripts that do not exist."),
+                                   store,
+                                   f"Run `{_cmd(store, '--enforce', '--fix-missing')}` to prune them (preview with "
+                                   "--dry-run --fix-missing)."))
+            orphans = orphan_transcripts(view, ctx.sessions_dir())
+            if orphans:
+                out.append(Finding(CHECK_ID, "info",
+                                   f"{len(orphans)} transcript file{'' if len(orphans) == 1 else 's'} in "
+                                   f"{ctx.display(ctx.sessions_dir())} not referenced by sessions.json.",
+                                   ctx.sessions_dir(),
+                                   "Run `openclaw doctor` at a terminal to archive them as *.deleted.<timestamp>."))
+        return out
+
+    def run(self, ctx: DoctorContext, report: Report) -> None:
+        findings = self.detect(ctx, include_transcripts=False)
+        if not findings:
+            return
+        lines = []
+        for f in findings:
+            lines.append(f"- {f.message} ({ctx.display(f.path or '')})")
+            if f.fix_hint:
+                lines.append(f"  Fix: {f.fix_hint}")
+        report.note("Session store", lines, check_id=self.id, findings=findings,
+                    kind="error" if any(f.severity == "error" for f in findings) else "warning")
+        for f in findings:
+            if f.severity != "error" and f.path:
+                report.step(_cmd(f.path, "--dry-run"))

@@ -1,0 +1,68 @@
+"""`core/doctor/session-transcripts`: transcripts with duplicated prompt-rewrite branches or legacy
+`openai-codex` metadata; `--fix` rewrites them (keeping a `.bak` copy of each)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from openclaw_cli.doctor.model import Check, Finding
+
+if TYPE_CHECKING:
+    from openclaw_cli.doctor.checks.transcript_repair import TranscriptResult
+    from openclaw_cli.doctor.context import DoctorContext
+    from openclaw_cli.doctor.report import Report
+
+CHECK_ID = "core/doctor/session-transcripts"
+MAX_LISTED = 20
+
+
+def scan(ctx: DoctorContext, *, repair: bool) -> list[TranscriptResult]:
+    from openclaw_cli.doctor.checks.sessionfiles import list_agent_session_dirs
+    from openclaw_cli.doctor.checks.transcript_repair import list_transcripts, repair_file
+
+    files = list_transcripts(list_agent_session_dirs(ctx.state_dir))
+    return [r for r in (repair_file(path, repair=repair) for path in files) if r.broken]
+
+
+def finding_for(result: TranscriptResult) -> Finding:
+    n = result.codex_entries
+    metadata = f" {n} legacy OpenAI Codex metadata entr{'y' if n == 1 else 'ies'}" if n else ""
+    return Finding(CHECK_ID, "info",
+                   f"Session transcript has legacy branch or provider metadata that can be cleaned up.{metadata}",
+                   result.path, "To clean up the advisory artifact, run `openclaw doctor --fix` to rewrite affected "
+                                "transcripts to their active branch.")
+
+
+class SessionTranscriptsCheck(Check):
+    def __init__(self) -> None:
+        super().__init__(CHECK_ID, "Session transcripts",
+                         "Transcripts with duplicated prompt-rewrite branches or legacy provider metadata.",
+                         severity="info")
+
+    def detect(self, ctx: DoctorContext) -> list[Finding]:
+        return [finding_for(r) for r in scan(ctx, repair=False)]
+
+    def run(self, ctx: DoctorContext, report: Report) -> None:
+        repair = ctx.should_repair
+        broken = scan(ctx, repair=repair)
+        if not broken:
+            return
+        repaired = sum(1 for r in broken if r.repaired)
+        lines = [f"- Found {len(broken)} transcript file{'' if len(broken) == 1 else 's'} with legacy state."]
+        for r in broken[:MAX_LISTED]:
+            status = "repaired" if r.repaired else "needs repair"
+            codex = f" openai-codex={r.codex_entries}" if r.codex_entries else ""
+            backup = f" backup={ctx.display(r.backup)}" if r.backup else ""
+            lines.append(f"- {ctx.display(r.path)} {status} entries={r.original_entries}->{r.active_entries + 1}"
+                         f"{codex}{backup}")
+        if len(broken) > MAX_LISTED:
+            lines.append(f"- ...and {len(broken) - MAX_LISTED} more.")
+        if not repair:
+            lines.append('- Run "openclaw doctor --fix" to rewrite affected files to their active branch.')
+            report.pending_fix = True
+        elif repaired:
+            lines.append(f"- Repaired {repaired} transcript file{'' if repaired == 1 else 's'}.")
+        report.note("Session transcripts", lines, check_id=self.id, findings=[finding_for(r) for r in broken],
+                    kind="changes" if repair and repaired else "warning")
+        if repaired:
+            report.changed.extend(f"- rewrote {ctx.display(r.path)}" for r in broken if r.repaired)

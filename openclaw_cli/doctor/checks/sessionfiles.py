@@ -1,0 +1,106 @@
+"""The default agent's session store and transcript files, as the state checks read them."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from openclaw_cli.doctor.checks.fsutil import realpath_or_none
+
+
+@dataclass
+class StoreView:
+    """A best-effort read of sessions.json (a corrupt or non-object store reads as empty)."""
+
+    path: str
+    sessions_dir: str
+    exists: bool = False
+    corrupt: bool = False
+    error: str | None = None
+    size_bytes: int = 0
+    entries: dict[str, Any] = field(default_factory=dict)
+
+    def items(self) -> Iterator[tuple[str, dict]]:
+        for key, entry in self.entries.items():
+            if isinstance(entry, dict):
+                yield key, entry
+
+    def transcript_path(self, entry: dict) -> str | None:
+        from openclaw_cli.sessionpaths import session_file_path_or_none
+
+        session_id = entry.get("sessionId")
+        if not isinstance(session_id, str) or not session_id:
+            return None
+        session_file = entry.get("sessionFile")
+        return session_file_path_or_none(session_id, session_file if isinstance(session_file, str) else None,
+                                         self.sessions_dir)
+
+
+def read_store(store_path: str) -> StoreView:
+    from openclaw_cli.errors import StoreError
+    from openclaw_cli.store import load_store
+
+    view = StoreView(path=store_path, sessions_dir=os.path.dirname(os.path.abspath(store_path)))
+    try:
+        loaded = load_store(store_path, allow_corrupt=True)
+    except StoreError as exc:
+        view.exists = os.path.exists(store_path)
+        view.corrupt = True
+        view.error = exc.message
+        return view
+    except OSError as exc:
+        view.exists = os.path.exists(store_path)
+        view.corrupt = True
+        view.error = str(exc)
+        return view
+    view.exists = loaded.exists
+    view.corrupt = loaded.corrupt
+    view.error = loaded.error
+    view.size_bytes = loaded.size_bytes or (os.path.getsize(store_path) if loaded.exists else 0)
+    view.entries = loaded.store if isinstance(loaded.store, dict) else {}
+    return view
+
+
+def comparable(path: str) -> str:
+    return realpath_or_none(path) or os.path.abspath(path)
+
+
+def orphan_transcripts(view: StoreView, sessions_dir: str) -> list[str]:
+    """Primary transcripts in `sessions_dir` that no store entry points at (directory order)."""
+    from openclaw_cli.artifacts import is_primary_transcript
+
+    referenced: set[str] = set()
+    for _key, entry in view.items():
+        path = view.transcript_path(entry)
+        if path:
+            referenced.add(comparable(path))
+    try:
+        entries = list(os.scandir(sessions_dir))
+    except OSError:
+        return []
+    found = []
+    for entry in entries:
+        try:
+            is_file = entry.is_file(follow_symlinks=False)
+        except OSError:
+            continue
+        if is_file and is_primary_transcript(entry.name):
+            full = os.path.join(sessions_dir, entry.name)
+            if comparable(full) not in referenced:
+                found.append(full)
+    return found
+
+
+def list_agent_session_dirs(state_dir: str) -> list[str]:
+    """`<state>/agents/*/sessions`, sorted, whether or not each exists."""
+    from openclaw_cli.jsstr import locale_sort_key
+
+    agents = os.path.join(state_dir, "agents")
+    try:
+        names = [e.name for e in os.scandir(agents) if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return []
+    dirs = [os.path.join(agents, name, "sessions") for name in names]
+    return sorted(dirs, key=locale_sort_key)

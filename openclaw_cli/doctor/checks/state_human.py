@@ -1,0 +1,331 @@
+"""The `State integrity` note of a doctor run, with its permission, folder and archive repairs."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from openclaw_cli.doctor.checks import fsutil
+
+if TYPE_CHECKING:
+    from openclaw_cli.doctor.checks.state_integrity import StateIntegrityCheck
+    from openclaw_cli.doctor.context import DoctorContext
+    from openclaw_cli.doctor.report import Report
+
+MAX_RECENT = 5
+
+
+def _storage_lines(ctx: DoctorContext, shown_state: str) -> list[str]:
+    from openclaw_cli.doctor.checks.storage import detect_storage, escape_controls
+
+    lines: list[str] = []
+    for issue in detect_storage(ctx.state_dir, ctx.home):
+        if issue.kind == "cloud":
+            lines.append("\n".join([
+                f"- State directory is under macOS cloud-synced storage ({shown_state}; {issue.storage}).",
+                "- This can cause slow I/O and sync/lock races for sessions and credentials.",
+                "- Prefer a local non-synced state dir (for example: ~/.openclaw).",
+                "  Set locally: OPENCLAW_STATE_DIR=~/.openclaw openclaw doctor"]))
+        elif issue.kind == "sd":
+            mount = "/" if issue.mount_point == "/" else ctx.display(issue.mount_point)
+            lines.append("\n".join([
+                f"- State directory appears to be on SD/eMMC storage ({shown_state}; device "
+                f"{escape_controls(issue.source)}, fs {escape_controls(issue.fs_type)}, mount "
+                f"{escape_controls(mount)}).",
+                "- SD/eMMC media can be slower for random I/O and wear faster under session/log churn.",
+                "- For better startup and state durability, prefer SSD/NVMe (or USB SSD on Raspberry Pi) "
+                "for OPENCLAW_STATE_DIR."]))
+        else:
+            mount = "/" if issue.mount_point == "/" else escape_controls(ctx.display(issue.mount_point))
+            lines.append("\n".join([
+                f"- State directory is on a volatile filesystem ({shown_state}; fs "
+                f"{escape_controls(issue.fs_type)}, mount {mount}).",
+                "- Sessions, credentials, config, and SQLite state (including WAL/journal sidecars) will be "
+                "lost on reboot.",
+                "- Move OPENCLAW_STATE_DIR to a persistent filesystem to avoid data loss."]))
+    return lines
+
+
+def _other_state_dirs(state_dir: str) -> list[str]:
+    import sys
+
+    roots = ["/Users"] if sys.platform == "darwin" else ["/home"] if sys.platform.startswith("linux") else []
+    found = []
+    resolved = os.path.abspath(state_dir)
+    for root in roots:
+        try:
+            entries = list(os.scandir(root))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if not entry.is_dir(follow_symlinks=False) or entry.name.startswith("."):
+                    continue
+            except OSError:
+                continue
+            candidate = os.path.abspath(os.path.join(root, entry.name, ".openclaw"))
+            if candidate != resolved and fsutil.exists_dir(candidate):
+                found.append(candidate)
+    return found
+
+
+def orphan_agent_dirs(ctx: DoctorContext) -> list[tuple[str, str]]:
+    """(dir name, normalised id) of `<state>/agents/<d>/agent` folders no configured agent owns."""
+    from openclaw_cli.agents import list_agent_ids, normalize_agent_id
+    from openclaw_cli.jsstr import locale_sort_key
+    from openclaw_cli.paths import resolve_user_path
+
+    configured = {normalize_agent_id(ctx.default_agent_id)}
+    agents_cfg = ctx.cfg.get("agents") if isinstance(ctx.cfg.get("agents"), dict) else {}
+    if isinstance(agents_cfg.get("list"), list) and agents_cfg["list"]:
+        configured.update(list_agent_ids(ctx.cfg))
+    root = os.path.join(ctx.state_dir, "agents")
+    override = (ctx.env.get("OPENCLAW_AGENT_DIR") or "").strip() or (ctx.env.get("PI_CODING_AGENT_DIR") or "").strip()
+    compat = resolve_user_path(override, ctx.env) if override else os.path.join(ctx.state_dir, "agents", "main", "agent")
+    compat_real = fsutil.realpath_or_none(compat)
+    out = []
+    try:
+        entries = [e for e in os.scandir(root) if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return []
+    for entry in entries:
+        nested = os.path.join(root, entry.name, "agent")
+        if not fsutil.exists_dir(nested):
+            continue
+        nested_real = fsutil.realpath_or_none(nested)
+        if compat_real is not None and nested_real == compat_real:
+            continue
+        agent_id = normalize_agent_id(entry.name)
+        if agent_id not in configured:
+            out.append((entry.name, agent_id))
+            continue
+        if entry.name == agent_id:
+            continue
+        normal_real = fsutil.realpath_or_none(os.path.join(root, agent_id, "agent"))
+        if nested_real is None or nested_real != normal_real:
+            out.append((entry.name, agent_id))
+    out.sort(key=lambda p: (locale_sort_key(p[1]), locale_sort_key(p[0])))
+    return out
+
+
+def _preview(items: list[str], limit: int = 3) -> str:
+    shown = items[:limit]
+    rest = len(items) - len(shown)
+    return ", ".join(shown) + (f", and {rest} more" if rest > 0 else "")
+
+
+def main_session_key(cfg: dict) -> str:
+    from openclaw_cli.agents import normalize_agent_id
+
+    session = cfg.get("session") if isinstance(cfg.get("session"), dict) else {}
+    if session.get("scope") == "global":
+        return "global"
+    agents = cfg.get("agents") if isinstance(cfg.get("agents"), dict) else {}
+    entries = [a for a in agents.get("list") or [] if isinstance(a, dict)] if isinstance(agents.get("list"), list) else []
+    chosen = next((a.get("id") for a in entries if a.get("default")), None)
+    if chosen is None and entries:
+        chosen = entries[0].get("id")
+    main_key = session.get("mainKey")
+    main_key = main_key.strip().lower() if isinstance(main_key, str) else ""
+    return f"agent:{normalize_agent_id(chosen if isinstance(chosen, str) else None)}:{main_key or 'main'}"
+
+
+def is_slash_routing_key(key: str) -> bool:
+    import re
+
+    from openclaw_cli.keys import parse_agent_key
+
+    raw = key.strip().lower()
+    if not raw:
+        return False
+    parsed = parse_agent_key(raw)
+    scoped = parsed[1] if parsed else raw
+    return re.match(r"^[^:]+:slash:[^:]+(?:$|:)", scoped) is not None
+
+
+def run_state_integrity(check: StateIntegrityCheck, ctx: DoctorContext, report: Report) -> None:
+    from openclaw_cli.doctor.checks.sessionfiles import orphan_transcripts, read_store
+    from openclaw_cli.doctor.checks.state_integrity import oauth_dir, oauth_required, runtime_dirs
+
+    p = ctx.prompter
+    warnings: list[str] = []
+    changes: list[str] = []
+    state = ctx.state_dir
+    shown_state = ctx.display(state)
+    warnings.extend(_storage_lines(ctx, shown_state))
+
+    exists = fsutil.exists_dir(state)
+    if not exists:
+        warnings.append(f"- CRITICAL: state directory missing ({shown_state}). Sessions, credentials, logs, "
+                        "and config are stored there.")
+        gateway = ctx.cfg.get("gateway") if isinstance(ctx.cfg.get("gateway"), dict) else {}
+        if gateway.get("mode") == "remote":
+            warnings.append("- Gateway is in remote mode; run doctor on the remote host where the gateway runs.")
+        if p.confirm_runtime_repair(f"Create {shown_state} now?", False):
+            try:
+                os.makedirs(state, exist_ok=True)
+                changes.append(f"- Created {shown_state}")
+                exists = True
+            except OSError as exc:
+                warnings.append(f"- Failed to create {shown_state}: {exc}")
+    if exists and not fsutil.can_write(state):
+        warnings.append(f"- State directory not writable ({shown_state}).")
+        hint = fsutil.dir_permission_hint(state)
+        if hint:
+            warnings.append(f"  {hint}")
+        if p.confirm_runtime_repair(f"Repair permissions on {shown_state}?", True):
+            try:
+                os.chmod(state, (os.stat(state).st_mode & 0o777) | 0o700)
+                changes.append(f"- Repaired permissions on {shown_state}")
+            except OSError as exc:
+                warnings.append(f"- Failed to repair {shown_state}: {exc}")
+    if exists and fsutil.mode_too_open(state):
+        warnings.append(f"- State directory permissions are too open ({shown_state}). Recommend chmod 700.")
+        if p.confirm_runtime_repair(f"Tighten permissions on {shown_state} to 700?", True):
+            try:
+                os.chmod(state, 0o700)
+                changes.append(f"- Tightened permissions on {shown_state} to 700")
+            except OSError as exc:
+                warnings.append(f"- Failed to read {shown_state} permissions: {exc}")
+    config = ctx.config_path
+    if fsutil.exists_file(config) and fsutil.mode_too_open(config):
+        shown = ctx.display(config)
+        warnings.append(f"- Config file is group/world readable ({shown}). Recommend chmod 600.")
+        if p.confirm_runtime_repair(f"Tighten permissions on {shown} to 600?", True):
+            try:
+                os.chmod(config, 0o600)
+                changes.append(f"- Tightened permissions on {shown} to 600")
+            except OSError as exc:
+                warnings.append(f"- Failed to read config permissions ({shown}): {exc}")
+    if exists:
+        if not oauth_required(ctx) and not fsutil.exists_dir(oauth_dir(ctx)):
+            warnings.append(f"- OAuth dir not present ({ctx.display(oauth_dir(ctx))}). Skipping create because no "
+                            "WhatsApp/pairing channel config is active.")
+        for rd in runtime_dirs(ctx):
+            shown = ctx.display(rd.path)
+            if not fsutil.exists_dir(rd.path):
+                warnings.append(f"- CRITICAL: {rd.label} missing ({shown}).")
+                if p.confirm_runtime_repair(f"Create {rd.label} at {shown}?", True):
+                    try:
+                        os.makedirs(rd.path, exist_ok=True)
+                        changes.append(f"- Created {rd.label}: {shown}")
+                    except OSError as exc:
+                        warnings.append(f"- Failed to create {shown}: {exc}")
+                continue
+            if not fsutil.can_write(rd.path):
+                warnings.append(f"- {rd.label} not writable ({shown}).")
+                hint = fsutil.dir_permission_hint(rd.path)
+                if hint:
+                    warnings.append(f"  {hint}")
+                if p.confirm_runtime_repair(f"Repair permissions on {rd.label}?", True):
+                    try:
+                        os.chmod(rd.path, (os.stat(rd.path).st_mode & 0o777) | 0o700)
+                        changes.append(f"- Repaired permissions on {rd.label}: {shown}")
+                    except OSError as exc:
+                        warnings.append(f"- Failed to repair {shown}: {exc}")
+
+    extra: list[str] = []
+    default_state = os.path.join(ctx.home, ".openclaw")
+    if os.path.abspath(state) != os.path.abspath(default_state) and fsutil.exists_dir(default_state):
+        extra.append(default_state)
+    for other in _other_state_dirs(state):
+        if other not in extra:
+            extra.append(other)
+    if extra:
+        warnings.append("\n".join(["- Multiple state directories detected. This can split session history.",
+                                   *[f"  - {ctx.display(d)}" for d in extra], f"  Active state dir: {shown_state}"]))
+
+    orphans = orphan_agent_dirs(ctx)
+    if orphans:
+        labels = [name if name == agent_id else f"{name} (id {agent_id})" for name, agent_id in orphans]
+        warnings.append("\n".join([
+            f"- Found {fsutil.count_label(len(orphans), 'agent directory', 'agent directories')} on disk without "
+            "a matching agents.list entry.",
+            "  These agents can still have sessions/auth state on disk, but config-driven routing, identity, and "
+            "model selection will ignore them.",
+            f"  Examples: {_preview(labels)}",
+            "  Restore the missing agents.list entries or remove stale dirs after confirming they are no longer "
+            f"needed: {ctx.display(os.path.join(state, 'agents'))}"]))
+
+    store_path = ctx.store_path()
+    abs_store = os.path.abspath(store_path)
+    view = read_store(store_path)
+    entries = list(view.items())
+    if entries:
+        ordered = sorted(entries, key=lambda kv: -(kv[1].get("updatedAt") if _is_num(kv[1].get("updatedAt")) else 0))
+        recent = [kv for kv in ordered[:MAX_RECENT] if not is_slash_routing_key(kv[0])]
+        missing = [kv for kv in recent if kv[1].get("sessionId")
+                   and not fsutil.exists_file(view.transcript_path(kv[1]) or "")]
+        if missing:
+            warnings.append("\n".join([
+                f"- {len(missing)}/{len(recent)} recent sessions are missing transcripts.",
+                f'  Verify sessions in store: openclaw sessions --store "{abs_store}"',
+                f'  Preview cleanup impact: openclaw sessions cleanup --store "{abs_store}" --dry-run --fix-missing',
+                f'  Prune missing entries: openclaw sessions cleanup --store "{abs_store}" --enforce --fix-missing']))
+            report.step(f'openclaw sessions cleanup --store "{abs_store}" --dry-run --fix-missing')
+        main = view.entries.get(main_session_key(ctx.cfg))
+        if isinstance(main, dict) and main.get("sessionId"):
+            transcript = view.transcript_path(main)
+            if transcript and not fsutil.exists_file(transcript):
+                warnings.append(f"- Main session transcript missing ({ctx.display(transcript)}). "
+                                "History will appear to reset.")
+            elif transcript:
+                lines = fsutil.count_jsonl_lines(transcript)
+                if lines <= 1:
+                    warnings.append(f"- Main session transcript has only {lines} line. Session history may not be "
+                                    "appending.")
+
+    sessions_dir = ctx.sessions_dir()
+    if fsutil.exists_dir(sessions_dir) and not _orphans_suppressed(ctx):
+        orphan_paths = orphan_transcripts(view, sessions_dir)
+        if orphan_paths:
+            label = fsutil.count_label(len(orphan_paths), "orphan transcript file")
+            shown_dir = ctx.display(sessions_dir)
+            warnings.append("\n".join([
+                f"- Found {label} in {shown_dir}.",
+                "  These .jsonl files are no longer referenced by sessions.json, so they are not part of any active "
+                "session history.",
+                "  Doctor can archive them safely by renaming each file to *.deleted.<timestamp>.",
+                f"  Examples: {_preview([os.path.basename(x) for x in orphan_paths])}"]))
+            question = f"Archive {label} in {shown_dir}? This only renames them to *.deleted.<timestamp>."
+            if p.confirm_runtime_repair(question, False, requires_interactive=True):
+                from openclaw_cli.artifacts import format_archive_timestamp
+
+                stamp = format_archive_timestamp(ctx.now_ms)
+                archived = 0
+                for path in orphan_paths:
+                    try:
+                        os.rename(path, f"{path}.deleted.{stamp}")
+                        archived += 1
+                    except OSError as exc:
+                        warnings.append(f"- Failed to archive orphan transcript {ctx.display(path)}: {exc}")
+                if archived:
+                    changes.append(f"- Archived {fsutil.count_label(archived, 'orphan transcript file')} in "
+                                   f"{shown_dir} as .deleted timestamped backups.")
+            elif not p.mode.can_prompt:
+                report.step("openclaw doctor (at a terminal, to archive orphan transcripts after confirming)")
+
+    if warnings:
+        report.note("State integrity", warnings, check_id=check.id, findings=check.detect(ctx))
+        if not ctx.should_repair and any(_fixable(w) for w in warnings):
+            report.pending_fix = True
+    if changes:
+        report.changes(changes, check_id=check.id)
+
+
+def _fixable(line: str) -> bool:
+    return ("Recommend chmod" in line or "CRITICAL:" in line or "not writable" in line)
+
+
+def _is_num(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _orphans_suppressed(ctx: DoctorContext) -> bool:
+    """A QMD memory backend that indexes sessions owns those files."""
+    memory = ctx.cfg.get("memory") if isinstance(ctx.cfg.get("memory"), dict) else {}
+    if memory.get("backend") != "qmd":
+        return False
+    qmd = memory.get("qmd") if isinstance(memory.get("qmd"), dict) else {}
+    sessions = qmd.get("sessions") if isinstance(qmd.get("sessions"), dict) else {}
+    return sessions.get("enabled") is True

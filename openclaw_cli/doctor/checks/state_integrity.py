@@ -1,0 +1,126 @@
+"""`core/doctor/state-integrity`: state folder location, permissions, runtime folders, the
+default agent's transcripts (missing, one-line main, orphans) and stray agent folders."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from openclaw_cli.doctor.checks import fsutil
+from openclaw_cli.doctor.model import Check, Finding
+
+if TYPE_CHECKING:
+    from openclaw_cli.doctor.context import DoctorContext
+    from openclaw_cli.doctor.report import Report
+
+CHECK_ID = "core/doctor/state-integrity"
+
+
+def oauth_dir(ctx: DoctorContext) -> str:
+    from openclaw_cli.paths import resolve_user_path
+
+    override = (ctx.env.get("OPENCLAW_OAUTH_DIR") or "").strip()
+    return resolve_user_path(override, ctx.env) if override else os.path.join(ctx.state_dir, "credentials")
+
+
+def _pairing(value) -> bool:
+    if not isinstance(value, dict):
+        return False
+    if str(value.get("dmPolicy") or "").strip().lower() == "pairing":
+        return True
+    dm = value.get("dm")
+    if isinstance(dm, dict) and str(dm.get("policy") or "").strip().lower() == "pairing":
+        return True
+    accounts = value.get("accounts")
+    return isinstance(accounts, dict) and any(_pairing(a) for a in accounts.values())
+
+
+def oauth_required(ctx: DoctorContext) -> bool:
+    if (ctx.env.get("OPENCLAW_OAUTH_DIR") or "").strip():
+        return True
+    channels = ctx.cfg.get("channels")
+    if not isinstance(channels, dict):
+        return False
+    return any(_pairing(v) for k, v in channels.items() if k not in ("defaults", "modelByChannel"))
+
+
+@dataclass
+class RuntimeDir:
+    path: str
+    label: str
+
+
+def runtime_dirs(ctx: DoctorContext) -> list[RuntimeDir]:
+    """Sessions dir, session store dir (same path: one entry, store label), OAuth dir if required."""
+    found: dict[str, str] = {}
+    found[ctx.sessions_dir()] = "Sessions dir"
+    found[os.path.dirname(ctx.store_path())] = "Session store dir"
+    if oauth_required(ctx):
+        found[oauth_dir(ctx)] = "OAuth dir"
+    return [RuntimeDir(p, label) for p, label in found.items()]
+
+
+class StateIntegrityCheck(Check):
+    def __init__(self) -> None:
+        super().__init__(CHECK_ID, "State integrity",
+                         "State folder location, permissions, runtime folders and transcripts.",
+                         default_enabled=False)
+
+    # -- lint ------------------------------------------------------------------------------
+
+    def detect(self, ctx: DoctorContext) -> list[Finding]:
+        from openclaw_cli.doctor.checks.storage import detect_storage
+
+        out: list[Finding] = []
+        state = ctx.state_dir
+        for issue in detect_storage(state, ctx.home):
+            out.append(_storage_finding(issue))
+        exists = fsutil.exists_dir(state)
+        if not exists:
+            out.append(Finding(CHECK_ID, "error", "State directory is missing. Sessions, credentials, logs, "
+                                                  "and config are stored there.", state,
+                               "Run `openclaw doctor --fix` to create the state directory."))
+        if exists and not fsutil.can_write(state):
+            hint = fsutil.dir_permission_hint(state)
+            out.append(Finding(CHECK_ID, "error", "State directory is not writable." + (f" {hint}" if hint else ""),
+                               state, "Run `openclaw doctor --fix` to repair state directory permissions."))
+        if exists and fsutil.mode_too_open(state):
+            out.append(Finding(CHECK_ID, "warning", "State directory permissions are too open. Recommend chmod 700.",
+                               state, "Run `openclaw doctor --fix` to tighten state directory permissions."))
+        if fsutil.exists_file(ctx.config_path) and fsutil.mode_too_open(ctx.config_path):
+            out.append(Finding(CHECK_ID, "warning", "Config file is group/world readable. Recommend chmod 600.",
+                               ctx.config_path, "Run `openclaw doctor --fix` to tighten config file permissions."))
+        if exists:
+            for rd in runtime_dirs(ctx):
+                if not fsutil.exists_dir(rd.path):
+                    out.append(Finding(CHECK_ID, "error", f"{rd.label} is missing.", rd.path,
+                                       "Run `openclaw doctor --fix` to create missing runtime state directories."))
+                elif not fsutil.can_write(rd.path):
+                    hint = fsutil.dir_permission_hint(rd.path)
+                    out.append(Finding(CHECK_ID, "error",
+                                       f"{rd.label} is not writable." + (f" {hint}" if hint else ""), rd.path,
+                                       "Run `openclaw doctor --fix` to repair runtime state directory "
+                                       "permissions."))
+        return out
+
+    # -- doctor ----------------------------------------------------------------------------
+
+    def run(self, ctx: DoctorContext, report: Report) -> None:
+        from openclaw_cli.doctor.checks.state_human import run_state_integrity
+
+        run_state_integrity(self, ctx, report)
+
+
+def _storage_finding(issue) -> Finding:
+    if issue.kind == "cloud":
+        return Finding(CHECK_ID, "warning", f"State directory is under macOS cloud-synced storage ({issue.storage}), "
+                                            "which can cause slow I/O and sync races.", issue.path,
+                       "Move OPENCLAW_STATE_DIR to local non-synced storage such as ~/.openclaw.")
+    if issue.kind == "sd":
+        return Finding(CHECK_ID, "warning", f"State directory appears to be on SD/eMMC storage ({issue.source}, "
+                                            f"{issue.fs_type}), which can hurt startup and durability.", issue.path,
+                       "Move OPENCLAW_STATE_DIR to SSD/NVMe-backed storage.", issue.mount_point)
+    return Finding(CHECK_ID, "warning", f"State directory is on volatile {issue.fs_type} storage and may disappear "
+                                        "on reboot.", issue.path, "Move OPENCLAW_STATE_DIR to persistent local storage.",
+                   issue.mount_point)

@@ -1,0 +1,75 @@
+"""`openclaw doctor --lint`: read-only structured findings, one JSON document or plain lines."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TextIO
+
+from openclaw_cli.doctor.model import SEVERITY_RANK, Check, Finding, meets
+
+if TYPE_CHECKING:
+    from openclaw_cli.doctor.context import DoctorContext
+
+SELECTION_ID = "core/doctor/lint-selection"
+
+
+@dataclass
+class LintResult:
+    findings: list[Finding]
+    checks_run: int
+    checks_skipped: int
+
+
+def _sort_key(finding: Finding):
+    from openclaw_cli.jsstr import locale_sort_key
+
+    return (-SEVERITY_RANK[finding.severity], locale_sort_key(finding.check_id), locale_sort_key(finding.path or ""))
+
+
+def run_checks(ctx: DoctorContext, checks: Sequence[Check], *, only: Sequence[str] = (),
+               skip: Sequence[str] = (), include_all: bool = False) -> LintResult:
+    only_set, skip_set = set(only), set(skip)
+    known = {c.id for c in checks}
+    selected = [c for c in checks
+                if (c.id in only_set if only_set else (include_all or c.default_enabled)) and c.id not in skip_set]
+    findings: list[Finding] = []
+    for check_id in dict.fromkeys(only):
+        if check_id not in known:
+            findings.append(Finding(SELECTION_ID, "error",
+                                    f"Unknown health check id selected by --only: {check_id}.", check_id))
+    for check in selected:
+        try:
+            findings.extend(check.detect(ctx))
+        except Exception as exc:  # noqa: BLE001 - a broken check is a finding, not a crash
+            findings.append(Finding(check.id, "error", f"health check threw: {exc}"))
+    findings.sort(key=_sort_key)
+    return LintResult(findings, len(selected), len(checks) - len(selected))
+
+
+def emit(result: LintResult, severity_min: str, *, json_mode: bool, secrets: set[str],
+         out: TextIO | None = None) -> int:
+    """Print the result; returns the exit code (1 when a finding reaches the threshold)."""
+    from openclaw_cli import jsjson
+    from openclaw_cli.doctor.report import scrub
+
+    out = out or sys.stdout
+    failing = any(meets(f.severity, severity_min) for f in result.findings)
+    visible = [f for f in result.findings if meets(f.severity, severity_min)]
+    if json_mode:
+        doc = {"ok": not failing, "checksRun": result.checks_run, "checksSkipped": result.checks_skipped,
+               "findings": [f.to_json() for f in visible]}
+        out.write(scrub(jsjson.dumps_compact(doc), secrets) + "\n")
+    else:
+        lines = [f"doctor --lint: ran {result.checks_run} check(s), {len(visible)} finding(s)"]
+        if not visible:
+            lines.append("  no findings")
+        for f in visible:
+            where = f" {f.path}" if f.path is not None else ""
+            lines.append(f"  [{f.severity}] {f.check_id}{where} - {f.message}")
+            if f.fix_hint is not None:
+                lines.append(f"    fix: {f.fix_hint}")
+        out.write(scrub("\n".join(lines), secrets) + "\n")
+    out.flush()
+    return 1 if failing else 0

@@ -1,0 +1,150 @@
+"""What a doctor run tells the user: titled notes, applied changes, next steps; printed as it goes."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from openclaw_cli.doctor.model import Finding
+
+REDACTED = "***"
+
+
+def scrub(text: str, secrets: Iterable[str]) -> str:
+    for secret in sorted({s for s in secrets if s}, key=len, reverse=True):
+        text = text.replace(secret, REDACTED)
+    return text
+
+
+@dataclass
+class Note:
+    title: str
+    lines: list[str]
+    kind: str = "note"  # note | changes | warning | error
+    check_id: str | None = None
+
+
+@dataclass
+class Report:
+    """Collects notes in order and hands each one to the renderer immediately."""
+
+    renderer: "Renderer"
+    secrets: set[str] = field(default_factory=set)
+    notes: list[Note] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    next_steps: list[str] = field(default_factory=list)
+    pending_fix: bool = False
+    changed: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def _emit(self, note: Note) -> None:
+        note.lines = [scrub(line, self.secrets) for line in note.lines]
+        note.title = scrub(note.title, self.secrets)
+        self.notes.append(note)
+        self.renderer.note(note)
+
+    def note(self, title: str, lines: Sequence[str], *, check_id: str | None = None,
+             findings: Sequence[Finding] = (), kind: str = "note") -> None:
+        if not lines:
+            return
+        self.findings.extend(findings)
+        self._emit(Note(title, list(lines), kind, check_id))
+
+    def changes(self, lines: Sequence[str], *, check_id: str | None = None) -> None:
+        lines = [line if line.startswith("- ") else f"- {line}" for line in lines]
+        if not lines:
+            return
+        self.changed.extend(lines)
+        self._emit(Note("Doctor changes", lines, "changes", check_id))
+
+    def log(self, line: str) -> None:
+        self.renderer.line(scrub(line, self.secrets))
+
+    def error(self, line: str) -> None:
+        text = scrub(line, self.secrets)
+        self.errors.append(text)
+        self.renderer.error(text)
+
+    def step(self, command: str) -> None:
+        if command not in self.next_steps:
+            self.next_steps.append(command)
+
+
+class Renderer:
+    def __init__(self, out: TextIO | None = None, err: TextIO | None = None):
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+
+    def header(self, title: str) -> None:
+        self.out.write(f"{title}\n\n")
+
+    def note(self, note: Note) -> None:
+        self.out.write(note.title + "\n")
+        for line in note.lines:
+            self.out.write(line + "\n")
+        self.out.write("\n")
+
+    def line(self, text: str) -> None:
+        self.out.write(text + "\n")
+
+    def error(self, text: str) -> None:
+        self.err.write(text + "\n")
+
+    def footer(self, text: str) -> None:
+        self.out.write(text + "\n")
+
+    def flush(self) -> None:
+        self.out.flush()
+
+
+class RichRenderer(Renderer):
+    """Panels at a terminal; the colour follows the kind of note."""
+
+    _STYLES = {"changes": "green", "warning": "yellow", "error": "red", "note": "cyan"}
+
+    def __init__(self, out: TextIO | None = None, err: TextIO | None = None, *, color: bool = True):
+        super().__init__(out, err)
+        from rich.console import Console
+
+        self.console = Console(file=self.out, no_color=not color, highlight=False, soft_wrap=False)
+
+    def header(self, title: str) -> None:
+        self.console.print(f"[bold]{_escape(title)}[/bold]")
+        self.console.print()
+
+    def note(self, note: Note) -> None:
+        from rich.panel import Panel
+        from rich.text import Text
+
+        body = Text("\n".join(note.lines))
+        style = self._STYLES.get(note.kind, "cyan")
+        self.console.print(Panel(body, title=Text(note.title, style=f"bold {style}"),
+                                 title_align="left", border_style=style, expand=False))
+
+    def line(self, text: str) -> None:
+        from rich.text import Text
+
+        self.console.print(Text(text))
+
+    def footer(self, text: str) -> None:
+        from rich.text import Text
+
+        self.console.print(Text(text, style="bold"))
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)
+
+
+def make_renderer(out: TextIO | None = None, err: TextIO | None = None) -> Renderer:
+    """Rich panels when stdout is a terminal, plain text otherwise."""
+    from openclaw_cli.output import color_enabled
+
+    stream = out or sys.stdout
+    if getattr(stream, "isatty", lambda: False)():
+        return RichRenderer(out, err, color=color_enabled(stream))
+    return Renderer(out, err)

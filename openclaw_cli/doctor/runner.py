@@ -1,0 +1,83 @@
+"""A full `openclaw doctor` run: preflight, every check in order, the config write, final
+validation and what to run next."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from openclaw_cli.errors import EXIT_ERROR, EXIT_OK
+
+if TYPE_CHECKING:
+    from openclaw_cli.doctor.context import DoctorContext
+    from openclaw_cli.doctor.model import Check
+    from openclaw_cli.doctor.report import Report
+
+FINAL_ID = "core/doctor/final-config-validation"
+AFTER_WRITE = ("core/doctor/workspace-suggestions", FINAL_ID)
+
+
+def _run_one(check: Check, ctx: DoctorContext, report: Report) -> bool:
+    from openclaw_cli.doctor.prompter import PromptCancelled
+
+    try:
+        check.run(ctx, report)
+        return True
+    except PromptCancelled:
+        raise
+    except Exception as exc:  # noqa: BLE001 - one broken check must not hide the others
+        report.note("Doctor warnings", [f"- {check.id} run failed: {type(exc).__name__}: {exc}"],
+                    check_id=check.id, kind="error")
+        return False
+
+
+def write_config(ctx: DoctorContext, report: Report) -> bool:
+    """Persist in-memory config edits (token, migrations, slot resets). False when refused."""
+    doc = ctx.doc
+    if not doc.changed:
+        return True
+    if not doc.parsed:
+        report.note("Doctor warnings", [
+            f"- {ctx.display(doc.path)} does not parse, so doctor will not overwrite it; the pending config "
+            "changes were not written.",
+            "- Fix the file by hand (see `openclaw config validate`), then rerun doctor."], kind="error")
+        return False
+    try:
+        backup = doc.write(ctx.state_dir, ctx.now_ms)
+    except OSError as exc:
+        report.note("Doctor warnings", [f"- Config write failed: {ctx.display(doc.path)}: {exc.strerror or exc}"],
+                    kind="error")
+        return False
+    doc.changed = False
+    report.log(f"Updated config: {ctx.display(doc.path)}")
+    if backup:
+        report.log(f"  Backup: {ctx.display(backup)}")
+    report.log("")
+    return True
+
+
+def run_doctor(ctx: DoctorContext, checks: Sequence[Check], report: Report) -> int:
+    from openclaw_cli.doctor.checks.final_config import FinalConfigValidationCheck
+
+    report.renderer.header("OpenClaw doctor")
+    ok = True
+    final = next((c for c in checks if isinstance(c, FinalConfigValidationCheck)), None)
+    if final is not None:
+        final.preflight(ctx, report)
+    for check in checks:
+        if check.id in AFTER_WRITE:
+            continue
+        ok = _run_one(check, ctx, report) and ok
+    ok = write_config(ctx, report) and ok
+    for check in checks:
+        if check.id in AFTER_WRITE:
+            ok = _run_one(check, ctx, report) and ok
+    if report.pending_fix and not ctx.should_repair:
+        report.step("openclaw doctor --fix")
+    if report.next_steps:
+        report.note("Next steps", [f"- {step}" for step in report.next_steps])
+    if report.pending_fix and not ctx.should_repair:
+        report.log('Run "openclaw doctor --fix" to apply changes.')
+    report.renderer.footer("Doctor complete.")
+    report.renderer.flush()
+    return EXIT_OK if ok else EXIT_ERROR
