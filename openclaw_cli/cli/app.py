@@ -7,6 +7,7 @@ import sys
 import typer
 
 from openclaw_cli import __version__
+from openclaw_cli.cli import doctor as doctor_cli
 
 app = typer.Typer(
     name="openclaw",
@@ -15,6 +16,7 @@ app = typer.Typer(
     add_completion=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+app.add_typer(doctor_cli.app, name="doctor")
 
 
 def _version(value: bool) -> None:
