@@ -1,0 +1,104 @@
+"""`openclaw sessions` / `sessions list`: the stored sessions of one or more agents, as a table or JSON."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Mapping
+
+
+def _warn(message: str) -> None:
+    sys.stderr.write(f"warning: {message}\n")
+
+
+def _load_entries(path: str) -> Mapping:
+    """The normalised store; like the reference, an unreadable or corrupt store lists as empty."""
+    from openclaw_cli.errors import StoreError
+    from openclaw_cli.store import load_store
+
+    try:
+        loaded = load_store(path, allow_corrupt=True)
+    except StoreError as err:
+        _warn(f"{err.message}; listed as empty")
+        return {}
+    if loaded.corrupt:
+        _warn(f"session store {path} is not valid ({loaded.error}); listed as empty")
+    return loaded.store
+
+
+def _style():
+    from openclaw_cli import output
+    from openclaw_cli.listing.table import plain
+
+    if not output.color_enabled(sys.stdout):
+        return plain
+
+    def style(name: str, text: str) -> str:
+        return output.ansi_style("accent" if name == "accentBright" else name, text)
+
+    return style
+
+
+def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, store: str | None,
+                     active: str | None, limit: str | None) -> None:
+    from openclaw_cli import output
+    from openclaw_cli.agents import resolve_session_store_targets
+    from openclaw_cli.config import load_config
+    from openclaw_cli.listing.acp import load_acp_sessions
+    from openclaw_cli.listing.context_tokens import ContextDefaults
+    from openclaw_cli.listing.model_ref import default_model_ref
+    from openclaw_cli.listing.options import parse_active_minutes, parse_limit
+    from openclaw_cli.listing.rows import build_row, is_active, iter_entries, json_row, select_newest
+    from openclaw_cli.listing.runtime_config import runtime_view
+
+    env = os.environ
+    raw_cfg = load_config(env).data
+    cfg = runtime_view(raw_cfg)
+    context = ContextDefaults(cfg, default_model_ref(cfg, None).model)
+    targets = resolve_session_store_targets(raw_cfg, store=store, agent=agent, all_agents=all_agents, env=env)
+    active_minutes = parse_active_minutes(active)
+    row_limit = parse_limit(limit)
+
+    now_ms = int(time.time() * 1000)
+    acp_sessions = load_acp_sessions(env)
+    rows = []
+    for target in targets:
+        for key, entry in iter_entries(_load_entries(target.store_path)):
+            if is_active(entry, now_ms, active_minutes):
+                rows.append(build_row(cfg, key, entry, target.agent_id, acp_sessions))
+    total = len(rows)
+    shown = select_newest(rows, row_limit)
+    has_more = len(shown) < total
+    aggregate = all_agents or len(targets) > 1
+
+    if json_out:
+        doc: dict = {"path": None if aggregate else targets[0].store_path}
+        if aggregate:
+            doc["stores"] = [{"agentId": t.agent_id, "path": t.store_path} for t in targets]
+        if all_agents:
+            doc["allAgents"] = True
+        doc.update(count=len(shown), totalCount=total, limitApplied=row_limit, hasMore=has_more,
+                   activeMinutes=active_minutes, sessions=[json_row(r, now_ms, context) for r in shown])
+        output.print_json(doc)
+        return
+
+    from openclaw_cli.listing.table import table_lines
+
+    style = _style()
+    if len(targets) == 1 and not all_agents:
+        lines = [style("info", f"Session store: {targets[0].store_path}")]
+    else:
+        ids = ", ".join(t.agent_id for t in targets)
+        lines = [style("info", f"Session stores: {len(targets)} ({ids})")]
+    if has_more and row_limit is not None:
+        lines.append(style("info", f"Sessions listed: {len(shown)} of {total} (limit {row_limit})"))
+    else:
+        lines.append(style("info", f"Sessions listed: {len(shown)}"))
+    if active_minutes:
+        lines.append(style("info", f"Filtered to last {active_minutes} minute(s)"))
+    if not shown:
+        lines.append("No sessions found.")
+    else:
+        lines.extend(table_lines(shown, now_ms, context, aggregate, style))
+    output.print_lines(lines)

@@ -1,0 +1,1 @@
+"""Building blocks of `openclaw sessions` (list): rows, kinds, models, runtimes, tokens, table."""

@@ -1,0 +1,70 @@
+"""Context window per model id, from the configured provider catalogs (the listing never loads more)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from openclaw_cli.listing.jsvalue import MISSING, coalesce
+from openclaw_cli.listing.runtime_config import DEFAULT_CONTEXT_TOKENS, defaults_of, is_record
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _positive(value: Any) -> bool:
+    return _number(value) and value == value and value not in (float("inf"),) and value > 0
+
+
+class ContextWindows:
+    """The reference's configured context caches: `contextTokens` caps and `contextWindow` sizes.
+
+    Each configured provider model registers under its id; a model-level value wins over the
+    provider-level one, and a model without a positive `contextWindow` counts as 200k (the
+    runtime default). Later providers overwrite earlier ones for the same id.
+    """
+
+    def __init__(self, cfg: Mapping) -> None:
+        self.tokens: dict[str, float] = {}
+        self.windows: dict[str, float] = {}
+        models = cfg.get("models")
+        providers = models.get("providers") if is_record(models) else None
+        for provider in providers.values() if is_record(providers) else ():
+            entries = provider.get("models") if is_record(provider) else None
+            if not isinstance(entries, list):
+                continue
+            for model in entries:
+                model = model if is_record(model) else {}
+                model_id = model.get("id")
+                tokens = model.get("contextTokens") if _number(model.get("contextTokens")) else (
+                    provider.get("contextTokens") if _number(provider.get("contextTokens")) else None)
+                window = model.get("contextWindow")
+                window = window if _positive(window) else DEFAULT_CONTEXT_TOKENS
+                if not isinstance(model_id, str) or not model_id:
+                    continue
+                if tokens is not None and tokens > 0:
+                    self.tokens[model_id] = tokens
+                elif window > 0:
+                    self.windows[model_id] = window
+
+    def lookup(self, model_id: Any) -> float | None:
+        """lookupContextTokens without the async catalog load: the smaller configured limit."""
+        if not isinstance(model_id, str) or not model_id:
+            return None
+        values = [v for v in (self.tokens.get(model_id), self.windows.get(model_id)) if v is not None and v > 0]
+        return min(values) if values else None
+
+
+class ContextDefaults:
+    """The context-token fallbacks a listing uses for rows without their own `contextTokens`."""
+
+    def __init__(self, cfg: Mapping, default_model: str) -> None:
+        self.windows = ContextWindows(cfg)
+        self.configured = defaults_of(cfg).get("contextTokens", MISSING)
+        fallback = coalesce(self.configured, self.windows.lookup(default_model))
+        self.fallback = fallback if fallback not in (None, MISSING) else DEFAULT_CONTEXT_TOKENS
+
+    def for_row(self, row_context_tokens: Any, model: str) -> Any:
+        """`row ?? agents.defaults.contextTokens ?? lookup(model) ?? the default-model window`."""
+        return coalesce(row_context_tokens, self.configured, self.windows.lookup(model), self.fallback)

@@ -1,0 +1,25 @@
+"""The Kind column: global, unknown, cron, spawn-child, group or direct."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from openclaw_cli.keys import is_cron_key
+from openclaw_cli.listing.jsvalue import MISSING, truthy
+
+
+def classify_session_kind(key: str, entry: Mapping) -> str:
+    """classifySessionKind: sentinel keys, cron keys, spawned children, groups/channels, else direct."""
+    if key == "global":
+        return "global"
+    if key == "unknown":
+        return "unknown"
+    if is_cron_key(key):
+        return "cron"
+    if truthy(entry.get("spawnedBy", MISSING)):
+        return "spawn-child"
+    if entry.get("chatType") in ("group", "channel"):
+        return "group"
+    if ":group:" in key or ":channel:" in key:
+        return "group"
+    return "direct"

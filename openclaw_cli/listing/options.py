@@ -1,0 +1,51 @@
+"""`--active` and `--limit` parsing with the reference's strict integer rules and messages."""
+
+from __future__ import annotations
+
+import re
+
+from openclaw_cli.errors import CliError
+from openclaw_cli.units import MAX_SAFE_INTEGER, js_trim
+
+DEFAULT_LIMIT = 100
+ACTIVE_ERROR = "--active must be a positive number of minutes, for example --active 30."
+LIMIT_ERROR = '--limit must be a positive integer or "all", for example --limit 25.'
+
+_SIGNED_INT = re.compile(r"[+-]?[0-9]+")
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def parse_strict_positive_integer(value: str | None) -> int | None:
+    """parseStrictPositiveInteger: an optionally signed decimal string that is a safe integer > 0."""
+    if not isinstance(value, str):
+        return None
+    text = js_trim(value)
+    if not text or not _SIGNED_INT.fullmatch(text):
+        return None
+    number = int(text)
+    if abs(number) > MAX_SAFE_INTEGER or number <= 0:
+        return None
+    return number
+
+
+def parse_active_minutes(value: str | None) -> int | None:
+    """None when `--active` is not given; raises CliError (exit 1) for a bad value."""
+    if value is None:
+        return None
+    minutes = parse_strict_positive_integer(value)
+    if minutes is None:
+        raise CliError(ACTIVE_ERROR)
+    return minutes
+
+
+def parse_limit(value: str | None) -> int | None:
+    """The row limit: 100 by default, None for `all`; raises CliError (exit 1) for a bad value."""
+    if value is None:
+        return DEFAULT_LIMIT
+    text = js_trim(value)
+    if text.lower() == "all":
+        return None
+    limit = parse_strict_positive_integer(text) if _DIGITS.fullmatch(text) else None
+    if limit is None:
+        raise CliError(LIMIT_ERROR)
+    return limit

@@ -1,0 +1,147 @@
+"""Listed session rows: built from store entries, filtered by activity, newest first, as JSON."""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from openclaw_cli.keys import is_acp_key, parse_agent_key
+from openclaw_cli.listing.acp import AcpMeta, meta_for_entry
+from openclaw_cli.listing.context_tokens import ContextDefaults
+from openclaw_cli.listing.jsvalue import MISSING
+from openclaw_cli.listing.kind import classify_session_kind
+from openclaw_cli.listing.model_ref import ModelRef, display_model_ref
+from openclaw_cli.listing.policy_key import runtime_policy_key
+from openclaw_cli.listing.runtime import agent_runtime, runtime_label
+from openclaw_cli.listing.store_key import stored_key_for_agent_store
+
+TOP_N_SELECTION_LIMIT = 200
+
+# toSessionDisplayRow: the entry fields a row carries, in order (updatedAt and ageMs come first).
+_ENTRY_FIELDS = (
+    "sessionId", "sessionFile", "spawnedBy", "spawnedWorkspaceDir", "spawnedCwd", "parentSessionKey",
+    "forkedFromParent", "spawnDepth", "subagentRole", "subagentControlScope", "sessionStartedAt",
+    "lastInteractionAt", "label", "status", "systemSent", "abortedLastRun", "thinkingLevel", "verboseLevel",
+    "traceLevel", "reasoningLevel", "elevatedLevel", "responseUsage", "groupActivation", "inputTokens",
+    "outputTokens", "totalTokens", "totalTokensFresh", "model", "modelProvider", "providerOverride",
+    "modelOverride", "contextTokens",
+)
+
+
+@dataclass
+class SessionRow:
+    """One listed session and everything the table and JSON show about it."""
+
+    key: str
+    entry: Mapping
+    agent_id: str
+    updated_at: Any
+    model_ref: ModelRef
+    acp_runtime: bool
+    agent_runtime: dict
+    kind: str
+    policy_key: str | None
+    runtime_label: str
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def sort_value(self) -> float:
+        return self.updated_at if self.updated_at is not None else 0
+
+    def total_tokens(self) -> Any:
+        """resolveSessionTotalTokens: a finite, non-negative `totalTokens`, else None."""
+        total = self.entry.get("totalTokens")
+        if isinstance(total, bool) or not isinstance(total, (int, float)):
+            return None
+        if total != total or total in (float("inf"), float("-inf")) or total < 0:
+            return None
+        return total
+
+
+def acp_model_overlay(ref: ModelRef, acp_key: str, acp_runtime: bool) -> ModelRef:
+    """An ACP-run session shows `acpx` / `<agentId>-acp` instead of its configured model."""
+    if not acp_runtime or not is_acp_key(acp_key):
+        return ref
+    parsed = parse_agent_key(acp_key)
+    return ModelRef("acpx", f"{parsed[0] if parsed else 'acp'}-acp")
+
+
+def build_row(cfg: Mapping, key: str, entry: Mapping, store_agent_id: str,
+              acp_sessions: Mapping[str, AcpMeta]) -> SessionRow:
+    parsed = parse_agent_key(key)
+    agent_id = parsed[0] if parsed else store_agent_id
+    acp_key = stored_key_for_agent_store(cfg, agent_id, key)
+    meta = meta_for_entry(acp_sessions, acp_key, entry) if acp_sessions else None
+    acp_runtime = meta is not None
+    ref = acp_model_overlay(display_model_ref(cfg, key, entry), acp_key, acp_runtime)
+    backend = meta.backend if meta is not None and isinstance(meta.backend, str) else None
+    runtime = agent_runtime(cfg, agent_id=agent_id, provider=ref.provider, model=ref.model, session_key=acp_key,
+                            acp_runtime=acp_runtime, acp_backend=backend)
+    updated_at = entry.get("updatedAt")
+    return SessionRow(
+        key=key, entry=entry, agent_id=agent_id, updated_at=updated_at, model_ref=ref, acp_runtime=acp_runtime,
+        agent_runtime=runtime, kind=classify_session_kind(key, entry), policy_key=runtime_policy_key(cfg, key, entry),
+        runtime_label=runtime_label(cfg, entry, runtime, ref.provider))
+
+
+def is_active(entry: Mapping, now_ms: float, active_minutes: int | None) -> bool:
+    """`--active N`: a numeric `updatedAt` no more than N minutes ago (future times count)."""
+    if active_minutes is None:
+        return True
+    updated_at = entry.get("updatedAt")
+    if isinstance(updated_at, bool) or not isinstance(updated_at, (int, float)):
+        return False
+    return now_ms - updated_at <= active_minutes * 60_000
+
+
+def select_newest(rows: list[SessionRow], limit: int | None) -> list[SessionRow]:
+    """Newest first; equal times keep store order. The first `limit` rows, or all for None.
+
+    For limits up to 200 the reference inserts each row into a bounded sorted list (a row goes
+    after the rows it ties with, and a row tying with the last kept one is not taken); that is
+    the same as a stable sort cut to `limit`, which is what this computes.
+    """
+    if limit is None or limit > TOP_N_SELECTION_LIMIT:
+        ordered = sorted(rows, key=lambda r: -r.sort_value)
+        return ordered if limit is None else ordered[:limit]
+    return heapq.nsmallest(limit, rows, key=lambda r: -r.sort_value)
+
+
+def json_row(row: SessionRow, now_ms: float, context: ContextDefaults) -> dict:
+    """A `sessions[]` item: the display row's fields in the reference's order, then its extras."""
+    entry = row.entry
+    updated_at = row.updated_at
+    out: dict[str, Any] = {"key": row.key, "updatedAt": updated_at,
+                           "ageMs": now_ms - updated_at if updated_at else None}
+    total = row.total_tokens()
+    raw_total = entry.get("totalTokens", MISSING)
+    raw_fresh = entry.get("totalTokensFresh", MISSING)
+    overrides = {
+        "totalTokens": total,
+        "totalTokensFresh": (raw_fresh is not False) if isinstance(raw_total, (int, float))
+        and not isinstance(raw_total, bool) else False,
+        "contextTokens": context.for_row(entry.get("contextTokens", MISSING), row.model_ref.model),
+        "modelProvider": row.model_ref.provider,
+        "model": row.model_ref.model,
+    }
+    for name in _ENTRY_FIELDS:
+        if name in overrides:
+            value = overrides[name]
+        else:
+            value = entry.get(name, MISSING)
+        if value is not MISSING:
+            out[name] = value
+    out["agentId"] = row.agent_id
+    out["acpRuntime"] = row.acp_runtime
+    out["agentRuntime"] = dict(row.agent_runtime)
+    out["kind"] = row.kind
+    if row.policy_key is not None:
+        out["runtimePolicySessionKey"] = row.policy_key
+    return out
+
+
+def iter_entries(store: Mapping) -> Iterable[tuple[str, Mapping]]:
+    for key, entry in store.items():
+        yield key, entry if isinstance(entry, Mapping) else {}
