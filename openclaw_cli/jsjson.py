@@ -12,6 +12,7 @@ import pydantic_core
 
 __all__ = [
     "JSON_MAX_DEPTH_ERROR",
+    "JS_WHITESPACE",
     "canonicalize",
     "dumps_compact",
     "dumps_compact_bytes",
@@ -32,7 +33,7 @@ _TWO53 = 9007199254740992
 _MAX_ARRAY_INDEX = 4294967294
 
 # JS String.prototype.trim(): WhiteSpace and LineTerminator code points.
-_JS_WHITESPACE = (
+JS_WHITESPACE = (
     "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
     "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
@@ -40,7 +41,7 @@ _JS_WHITESPACE = (
 
 def js_trim(value: str) -> str:
     """`value.trim()` as JavaScript defines whitespace (differs from str.strip)."""
-    return value.strip(_JS_WHITESPACE)
+    return value.strip(JS_WHITESPACE)
 
 
 def js_utf16_len(value: str) -> int:

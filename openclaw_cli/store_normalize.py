@@ -11,7 +11,7 @@ import math
 import re
 from typing import Any
 
-from .jsjson import _JS_WHITESPACE as _JS_WS
+from .jsjson import JS_WHITESPACE as _JS_WS
 from .jsjson import dumps_compact_bytes, js_number, js_ordered, js_trim, js_utf16_len
 
 __all__ = [
