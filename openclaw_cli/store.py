@@ -71,6 +71,16 @@ class StoreFingerprint:
             h.update(c)
         return h.digest() == self.digest
 
+    def __eq__(self, other: object) -> bool:
+        """Equal to another fingerprint with the same digest, or to a text it matches."""
+        if isinstance(other, StoreFingerprint):
+            return self.size == other.size and self.digest == other.digest
+        if isinstance(other, (str, bytes, bytearray, memoryview, list, tuple)):
+            return self.matches(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
 
 class SessionStore(dict):
     """The loaded store: a plain dict of entries in JS key order.
@@ -84,6 +94,12 @@ class SessionStore(dict):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.ghost_orders: dict[str, tuple[dict, list[str]]] = {}
+
+    def copy(self) -> SessionStore:
+        """A shallow copy that keeps the undefined-key memory (dict(store) loses it)."""
+        out = SessionStore(self)
+        out.ghost_orders = dict(self.ghost_orders)
+        return out
 
 
 @dataclass

@@ -407,3 +407,17 @@ def test_atomic_write_modes_and_temp_names(tmp_path, monkeypatch):
     name = os.path.basename(seen[0])
     assert name.startswith(f"sessions.json.{os.getpid()}.") and name.endswith(".tmp")
     assert os.listdir(path.parent) == ["sessions.json"]
+
+
+def test_fingerprint_compares_with_text_and_copy_keeps_ghosts(tmp_path):
+    path = tmp_path / "sessions.json"
+    text = pretty({"a": {"sessionId": "x", "updatedAt": 1}})
+    path.write_bytes(text)
+    loaded = S.load_store(path)
+    assert loaded.unchanged_serialization == text.decode()
+    assert loaded.unchanged_serialization == text
+    assert loaded.unchanged_serialization != text.decode() + " "
+    path.write_bytes(pretty({"k": {"channel": "teams", "lastChannel": " ", "x": 1}}))
+    store = S.load_store(path).store
+    assert store.ghost_orders and store.copy().ghost_orders == store.ghost_orders
+    assert S.save_store(path, store.copy()) is True
