@@ -233,7 +233,7 @@ def id_fields(rng: random.Random, e: dict, now: int) -> None:
             "x.checkpoint.123E4567-E89B-42D3-A456-426614174000", "\u00e9t\u00e9", "a\nb",
             "ok\n", "_x", "a..b", "1.2.3", "sess-\u0130"])
         if maybe(rng, 0.4):
-            e["sessionFile"] = rng.choice(["/tmp/x.jsonl", "  ", "rel.jsonl", 5, None])
+            e["sessionFile"] = rng.choice(["/srv/sessions/x.jsonl", "  ", "rel.jsonl", 5, None])
     if maybe(rng, 0.1):
         e["sessionFile"] = rng.choice([5, None, {"p": 1}, "file.jsonl"])
     r = rng.random()
