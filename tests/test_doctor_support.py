@@ -155,3 +155,73 @@ def lint(home: Path, *, env: dict | None = None, **flags) -> Run:
 
 def lint_ids(run: Run) -> set[str]:
     return {f["checkId"] for f in run.json["findings"]}
+
+
+BRANCH_SID = "44444444-4444-4444-8444-444444444444"
+CODEX_SID = "66666666-6666-4666-8666-666666666666"
+
+
+def _msg(i: str, parent: str | None, role: str, content, **extra) -> str:
+    return json.dumps({"type": "message", "id": i, "parentId": parent, "timestamp": "2026-01-01T00:00:00.000Z",
+                       "message": {"role": role, "content": content, **extra}})
+
+
+def branch_lines(sid: str = BRANCH_SID) -> list[str]:
+    """A transcript with a duplicated prompt-rewrite branch and one legacy openai-codex message."""
+    ctx = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>\nruntime stuff\n<<<END_OPENCLAW_INTERNAL_CONTEXT>>>\n\nwhat now"
+    return [header(sid), _msg("a1", None, "user", "hello"),
+            _msg("a2", "a1", "assistant", [{"type": "text", "text": "hi"}]),
+            _msg("ub", "a2", "user", ctx), _msg("ug", "a2", "user", [{"type": "text", "text": "what now"}]),
+            _msg("a3", "ug", "assistant", [{"type": "text", "text": "ok"}], provider="openai-codex",
+                 api="openai-codex-responses")]
+
+
+def c1(home: Path) -> None:
+    """Combined on-disk problems with a valid config (F2 + F3 + transcripts, locks, legacy dirs)."""
+    f2(home)
+    cfg = json.loads((state(home) / "openclaw.json").read_text())
+    cfg["models"] = {"providers": {"acme": {"baseUrl": "http://127.0.0.1:9", "apiKey": "sk-live-abcdef0123456789",
+                                            "models": []}}}
+    write_config(home, cfg, mode=0o644)
+    ws = state(home) / "workspace"
+    ws.mkdir(parents=True, exist_ok=True)
+    (ws / "AGENTS.md").write_text("# Agents\n- must run tests\n" + "a" * 29_970 + "\n")
+    (ws / "TOOLS.md").write_text("t" * 19_000)
+    (ws / "SOUL.md").write_text("s" * 18_000)
+    (ws / "USER.md").write_text("u" * 5_000)
+    write_transcript(home, BRANCH_SID, branch_lines())
+    write_transcript(home, CODEX_SID, [header(CODEX_SID), _msg("c1", None, "assistant", [], provider="openai-codex")])
+    store = json.loads((sessions(home) / "sessions.json").read_text())
+    now = int(time.time() * 1000)
+    store["agent:main:branch"] = {"sessionId": BRANCH_SID, "updatedAt": now - 1000}
+    store["agent:main:codex"] = {"sessionId": CODEX_SID, "updatedAt": now - 2000}
+    write_store(home, store)
+    write_lock(home, "77777777-7777-4777-8777-777777777777", "", mtime_age_s=600)
+    (state(home) / "sessions").mkdir()
+    (state(home) / "sessions" / "sessions.json").write_text("{}")
+    (state(home) / "agent").mkdir()
+    (state(home) / "agents" / "stray" / "agent").mkdir(parents=True)
+
+
+def c2(home: Path) -> None:
+    """F1 plus unknown keys: the config is invalid."""
+    f1(home)
+    cfg = json.loads((state(home) / "openclaw.json").read_text())
+    cfg["bogusTop"] = 1
+    cfg["session"]["bogusKey"] = True
+    write_config(home, cfg, mode=0o644)
+
+
+def c3(home: Path, state_dir: Path) -> dict[str, str]:
+    """No gateway.mode, token + password without auth.mode, Gateway on the LAN, exec approvals and
+    heartbeat notes, and a custom state folder missing its runtime folders. Returns the env."""
+    state_dir.mkdir(mode=0o700)
+    path = state_dir / "openclaw.json"
+    path.write_text(json.dumps({
+        "gateway": {"bind": "lan", "auth": {"token": TOKEN, "password": "pw-c3-0123456789"}},
+        "approvals": {"exec": {"enabled": False}},
+        "agents": {"defaults": {"heartbeat": {"target": "last"}}},
+        "commands": {"ownerAllowFrom": ["telegram:1"]},
+    }, indent=2))
+    os.chmod(path, 0o600)
+    return {"OPENCLAW_STATE_DIR": str(state_dir), "OPENCLAW_OAUTH_DIR": str(state_dir / "oauth-missing")}

@@ -119,10 +119,10 @@ class GatewayConfigCheck(Check):
         findings = self.detect(ctx)
         if not _gateway(ctx.cfg).get("mode"):
             lines = ["gateway.mode is unset; gateway start will be blocked.",
-                     "Fix: run `openclaw configure` and set Gateway mode (local/remote).",
-                     "Or set directly: `openclaw config set gateway.mode local`"]
+                     "Fix: run openclaw configure and set Gateway mode (local/remote).",
+                     "Or set directly: openclaw config set gateway.mode local"]
             if not os.path.exists(ctx.config_path):
-                lines.append("Missing config: run `openclaw setup` first.")
+                lines.append("Missing config: run openclaw setup first.")
             report.note("Gateway", lines, check_id=self.id, findings=[f for f in findings if f.path == "gateway.mode"],
                         kind="warning")
             report.step("openclaw config set gateway.mode local")

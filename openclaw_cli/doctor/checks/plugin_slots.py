@@ -122,3 +122,8 @@ class PluginSlotsCheck(Check):
             lines.append(f"  Fix: {_finding(p).fix_hint}")
         if lines:
             report.note("Doctor warnings", lines, check_id=self.id, findings=self.detect(ctx), kind="warning")
+        engines = [p for p in problems if p.slot == "contextEngine"]
+        if engines:
+            report.note("Doctor warnings", [f'- plugins.slots.contextEngine: could not inspect context engine '
+                                            f'"{p.plugin_id}" host requirements because it is not registered.'
+                                            for p in engines], check_id=self.id, kind="warning")

@@ -123,8 +123,11 @@ def security_warnings(ctx: DoctorContext) -> list[str]:
     approvals = cfg.get("approvals") if isinstance(cfg.get("approvals"), dict) else {}
     exec_cfg = approvals.get("exec") if isinstance(approvals.get("exec"), dict) else {}
     if exec_cfg.get("enabled") is False:
+        override = (ctx.env.get("OPENCLAW_STATE_DIR") or "").strip()
+        approvals_path = (os.path.join(ctx.state_dir, "exec-approvals.json") if override
+                          else "~/.openclaw/exec-approvals.json")
         lines += ["- Note: approvals.exec.enabled=false disables approval forwarding only.",
-                  f"  Host exec gating still comes from {ctx.display(os.path.join(ctx.state_dir, 'exec-approvals.json'))}.",
+                  f"  Host exec gating still comes from {approvals_path}.",
                   "  Check local policy with: openclaw approvals get --gateway"]
     lines += heartbeat_lines(cfg)
     lines += plaintext_lines(cfg)

@@ -1,0 +1,202 @@
+"""Differential tests against the reference `openclaw doctor` (2026.7.1) on combined fixtures:
+every on-disk problem the reference reports, lint JSON and human notes, we report too; `--fix`
+leaves the same files behind. The reference runs happen once, in parallel, per session."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import stat
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import refbin
+from test_doctor_support import BRANCH_SID, CODEX_SID, MAIN_SID, ORPHAN_SID, c1, c2, c3, sessions, state
+
+pytestmark = pytest.mark.reference
+
+# Reference lint checks whose findings depend only on files, config and env (not on the machine's
+# installed tools, services, SQLite plugin registry or network).
+ON_DISK = {"core/doctor/final-config-validation", "core/doctor/state-integrity", "core/doctor/session-locks",
+           "core/doctor/session-transcripts", "core/doctor/bootstrap-size", "core/doctor/gateway-auth",
+           "core/doctor/gateway-config", "core/doctor/security", "core/doctor/workspace-suggestions",
+           "core/doctor/command-owner", "core/doctor/legacy-state"}
+# Human notes whose every item we reproduce (other notes come from runtime-only checks).
+NOTES = {"State integrity", "Session locks", "Session transcripts", "Security", "Bootstrap file size",
+         "Gateway auth", "Command owner", "Legacy config keys detected", "Doctor changes preview",
+         "Unknown config keys"}
+PARTIAL_NOTES = {  # note title -> item prefixes we reproduce
+    "Gateway": ("gateway.mode is unset", "Fix: run `openclaw configure`", "Or set directly:"),
+    "Doctor warnings": ("- plugins.slots.", '- Run "openclaw doctor --fix" to remove stale plugin ids'),
+    "Doctor": ('Run "openclaw doctor --fix" to migrate legacy config keys.',
+               'Run "openclaw doctor --fix" to remove these keys.'),
+    "Doctor changes": ("Removed ", "- plugins.slots:", "- Tightened permissions", "- Created "),
+}
+LINT = ["doctor", "--lint", "--json", "--all", "--severity-min", "info"]
+HUMAN = ["doctor", "--non-interactive"]
+FIX = ["doctor", "--fix", "--non-interactive"]
+
+
+class Case:
+    def __init__(self, root: Path, name: str, build, args: list[str]):
+        self.name, self.args = name, args
+        self.homes: dict[str, Path] = {}
+        self.envs: dict[str, dict[str, str]] = {}
+        for side in ("ref", "ours"):
+            home = root / name / side / "home"
+            (home / ".openclaw").mkdir(parents=True)
+            env = {"OPENCLAW_GATEWAY_PORT": "1"}
+            env.update(build(home) or {})
+            self.homes[side], self.envs[side] = home, env
+        self.results: dict[str, refbin.Result] = {}
+
+    def run(self, side: str) -> None:
+        runner = refbin.run_reference if side == "ref" else refbin.run_ours
+        self.results[side] = runner(self.args, self.homes[side], self.envs[side], timeout=180)
+
+    def out(self, side: str) -> str:
+        return self.results[side].stdout.replace(str(self.homes[side]), "HOME")
+
+
+def _c3(home: Path) -> dict[str, str]:
+    return c3(home, home / "st")
+
+
+CASES = {
+    "c1-lint": (c1, LINT), "c1-human": (c1, HUMAN), "c1-fix": (c1, FIX),
+    "c2-lint": (c2, LINT), "c2-human": (c2, HUMAN), "c3-lint": (_c3, LINT), "c3-human": (_c3, HUMAN),
+}
+
+
+@pytest.fixture(scope="module")
+def cases(reference, tmp_path_factory) -> dict[str, Case]:
+    root = tmp_path_factory.mktemp("doctor-diff")
+    built = {name: Case(root, name, build, args) for name, (build, args) in CASES.items()}
+    jobs = [(case, side) for case in built.values() for side in ("ref", "ours")]
+    with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+        list(pool.map(lambda job: job[0].run(job[1]), jobs))
+    return built
+
+
+def _finding_key(finding: dict) -> str:
+    return json.dumps(finding, sort_keys=True)
+
+
+@pytest.mark.parametrize("name", ["c1-lint", "c2-lint", "c3-lint"])
+def test_lint_every_on_disk_finding_has_a_counterpart(cases, name):
+    case = cases[name]
+    ref = json.loads(case.out("ref"))
+    ours = json.loads(case.out("ours"))
+    assert case.results["ours"].returncode == case.results["ref"].returncode == 1
+    assert ours["ok"] is ref["ok"] is False
+    mine = {_finding_key(f) for f in ours["findings"]}
+    expected = [f for f in ref["findings"] if f["checkId"] in ON_DISK]
+    assert expected, "the fixture should trigger on-disk findings"
+    missing = [f for f in expected if _finding_key(f) not in mine]
+    assert missing == []
+    # The Gateway probe (network) is compared by check, path and target only.
+    probes = [f for f in ref["findings"] if f["checkId"] == "core/doctor/gateway-health"]
+    for probe in probes:
+        assert any(f["checkId"] == probe["checkId"] and f.get("path") == probe.get("path")
+                   and f.get("target") == probe.get("target") for f in ours["findings"])
+
+
+def clack_notes(text: str) -> list[tuple[str, list[str]]]:
+    """(title, items) of each note box; wrapped lines re-joined, whitespace collapsed."""
+    notes: list[tuple[str, list[str]]] = []
+    current: list[str] | None = None
+    for line in text.splitlines():
+        match = re.match(r"^◇  (.+?) ─+╮$", line)
+        if match:
+            current = []
+            notes.append((match.group(1), current))
+            continue
+        if current is None:
+            continue
+        if line.startswith("├"):
+            current = None
+            continue
+        if line.startswith("│"):
+            inner = line[1:].rstrip()
+            inner = inner[:-1].rstrip() if inner.endswith("│") else inner
+            current.append(inner[2:] if inner.startswith("  ") else inner)
+    out = []
+    for title, lines in notes:
+        items: list[str] = []
+        for line in lines:
+            if not line.strip():
+                continue
+            if line.startswith(" ") and items:
+                items[-1] += " " + line.strip()
+            else:
+                items.append(line.strip())
+        out.append((title, [" ".join(i.split()) for i in items]))
+    return out
+
+
+def _normalize(text: str) -> str:
+    text = re.sub(r"age=\S+", "age=*", " ".join(text.split()))
+    return re.sub(r"\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z", "TS", text)
+
+
+def expected_items(case: Case) -> list[tuple[str, str]]:
+    items = []
+    for title, note in clack_notes(case.out("ref")):
+        for item in note:
+            if title in NOTES or any(item.startswith(p) for p in PARTIAL_NOTES.get(title, ())):
+                items.append((title, item))
+    return items
+
+
+@pytest.mark.parametrize("name", ["c1-human", "c2-human", "c3-human"])
+def test_human_notes_have_counterparts(cases, name):
+    case = cases[name]
+    assert case.results["ours"].returncode == case.results["ref"].returncode == 0
+    ours = _normalize(case.out("ours"))
+    items = expected_items(case)
+    assert len(items) > 5
+    missing = [(title, item) for title, item in items if _normalize(item) not in ours]
+    assert missing == []
+
+
+def test_human_invalid_config_goes_to_stderr(cases):
+    case = cases["c2-human"]
+    assert "Invalid config:" in case.results["ref"].stderr
+    assert "Invalid config:" in case.results["ours"].stderr
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_fix_leaves_the_same_files(cases):
+    case = cases["c1-fix"]
+    ref, ours = case.homes["ref"], case.homes["ours"]
+    assert case.results["ours"].returncode == case.results["ref"].returncode == 0
+    for home in (ref, ours):
+        assert _mode(state(home)) == 0o700
+        assert _mode(state(home) / "openclaw.json") == 0o600
+        assert _mode(state(home) / "openclaw.json.bak") == 0o600
+    assert sorted(p.name for p in sessions(ref).glob("*.lock")) == sorted(p.name for p in sessions(ours).glob("*.lock"))
+    assert not list(sessions(ours).glob("*.lock"))
+    for sid in (BRANCH_SID, CODEX_SID, MAIN_SID, ORPHAN_SID):
+        name = f"{sid}.jsonl"
+        assert (sessions(ref) / name).read_bytes() == (sessions(ours) / name).read_bytes(), name
+    for pattern in ("*.pre-doctor-branch-repair-*.bak", "*.pre-doctor-openai-codex-repair-*.bak"):
+        assert len(list(sessions(ref).glob(pattern))) == len(list(sessions(ours).glob(pattern))) == 1
+    assert (state(ref) / "openclaw.json.bak").read_bytes().replace(str(ref).encode(), b"") == \
+        (state(ours) / "openclaw.json.bak").read_bytes().replace(str(ours).encode(), b"")
+    ref_cfg = json.loads((state(ref) / "openclaw.json").read_text())
+    our_cfg = json.loads((state(ours) / "openclaw.json").read_text())
+    for key in ("plugins", "gateway", "models"):
+        assert our_cfg[key] == ref_cfg[key], key
+    assert our_cfg["wizard"]["lastRunCommand"] == ref_cfg["wizard"]["lastRunCommand"] == "doctor"
+    assert our_cfg["meta"]["lastTouchedVersion"] == ref_cfg["meta"]["lastTouchedVersion"]
+    items = expected_items(case)
+    ours_text = _normalize(case.out("ours"))
+    missing = [(t, i) for t, i in items if _normalize(i) not in ours_text]
+    assert missing == []
