@@ -38,7 +38,11 @@ def load_acp_sessions(env: Mapping[str, str] | None = None) -> dict[str, AcpMeta
     import sqlite3
     from urllib.parse import quote
 
-    uri = f"file:{quote(path)}?mode=ro"
+    # Without pending WAL content the file alone is the database: open it immutable so that
+    # reading leaves no -wal/-shm files behind.
+    wal = f"{path}-wal"
+    pending = os.path.isfile(wal) and os.path.getsize(wal) > 0
+    uri = f"file:{quote(path)}?mode=ro" + ("" if pending else "&immutable=1")
     try:
         conn = sqlite3.connect(uri, uri=True)
     except sqlite3.Error as err:

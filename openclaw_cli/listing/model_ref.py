@@ -30,10 +30,10 @@ class ModelRef:
     model: str
 
 
-def _trim(value: Any, field: str) -> str:
-    """`value.trim()` on a stored field; the reference fails with a TypeError on non-strings."""
+def _trim(value: Any, key: str, field: str) -> str:
+    """`value.trim()` on a stored field: a non-string makes the whole listing fail (exit 1)."""
     if not isinstance(value, str):
-        raise CliError(f"TypeError: cannot read session field {field} ({js_string(value)!s} is not a string)")
+        raise CliError(f'cannot list sessions: entry "{key}" has a non-string {field} ({js_string(value)})')
     return js_trim(value)
 
 
@@ -158,8 +158,8 @@ def display_model_ref(cfg: Mapping, key: str, entry: Mapping) -> ModelRef:
     default = default_model_ref(cfg, agent_id)
     provider_override = entry.get("providerOverride", MISSING)
     model_override = entry.get("modelOverride", MISSING)
-    p = None if provider_override in (None, MISSING) else _trim(provider_override, "providerOverride")
-    m = None if model_override in (None, MISSING) else _trim(model_override, "modelOverride")
+    p = None if provider_override in (None, MISSING) else _trim(provider_override, key, "providerOverride")
+    m = None if model_override in (None, MISSING) else _trim(model_override, key, "modelOverride")
     if p and m:
         prefix = f"{p.lower()}/"
         if m.lower().startswith(prefix):
@@ -168,7 +168,7 @@ def display_model_ref(cfg: Mapping, key: str, entry: Mapping) -> ModelRef:
         return parse_display_ref(m, p if p is not None else default.provider)
     model = entry.get("model", MISSING)
     if truthy(model):
-        raw = _trim(model, "model")
+        raw = _trim(model, key, "model")
         provider = coalesce(entry.get("modelProvider", MISSING), default.provider)
         return _normalize_cli_ref(cfg, parse_display_ref(raw, provider), default)
     return default
