@@ -329,3 +329,12 @@ def test_legacy_state(home):
     s = str(state(home))
     assert [f["message"] for f in found] == [f"Sessions: {s}/sessions → {s}/agents/main/sessions",
                                              f"Agent dir: {s}/agent → {s}/agents/main/agent"]
+
+
+def test_deep_checks_every_agent_store(home):
+    clean(home, {"gateway": {"mode": "local"}, "session": {"maintenance": {"maxEntries": 0}}})
+    write_store(home, {"agent:ghost:main": {"sessionId": GROUP_SID, "updatedAt": 1}}, agent="ghost")
+    found = lint(home, only=["core/doctor/session-store"]).findings()
+    assert not any("/ghost/" in f["path"] for f in found)
+    deep = lint(home, only=["core/doctor/session-store"], deep=True).findings()
+    assert any("/ghost/" in f["path"] and "maxEntries (0)" in f["message"] for f in deep)

@@ -225,3 +225,31 @@ def c3(home: Path, state_dir: Path) -> dict[str, str]:
     }, indent=2))
     os.chmod(path, 0o600)
     return {"OPENCLAW_STATE_DIR": str(state_dir), "OPENCLAW_OAUTH_DIR": str(state_dir / "oauth-missing")}
+
+
+LEGACY_CONFIG = {
+    "gateway": {"mode": "local", "bind": "0.0.0.0", "webchat": {"enabled": True}, "auth": {"mode": "token"}},
+    "routing": {"allowFrom": ["+15550001"], "groupChat": {"historyLimit": 20, "mentionPatterns": ["@bot"],
+                                                          "requireMention": True}},
+    "session": {"threadBindings": {"ttlHours": 4, "spawnSubagentSessions": True, "spawnAcpSessions": False},
+                "maintenance": {"rotateBytes": "10mb"}},
+    "messages": {"queue": {"mode": "queue", "byChannel": {"discord": "steer-backlog"}}},
+    "agents": {"defaults": {"silentReplyRewrite": True, "systemPromptOverride": "x", "llm": {"timeoutMs": 5},
+                            "model": {"primary": "anthropic/claude-sonnet-4-6", "timeoutMs": 1000},
+                            "embeddedPi": {}, "sandbox": {"perSession": True},
+                            "memorySearch": {"provider": "auto"}},
+               "list": [{"id": "main", "systemPromptOverride": "y", "sandbox": {"perSession": False}}]},
+    "memorySearch": {"store": {"path": "/tmp/idx.sqlite"}, "model": "x"},
+    "heartbeat": {"every": "1h", "showOk": True},
+    "diagnostics": {"memoryPressureBundle": True},
+    "mcp": {"servers": {"docs": {"type": "http", "url": "http://127.0.0.1:9/mcp"}}},
+    "plugins": {"allow": ["openai-codex", "memory-core"]},
+    "tools": {"web": {"x_search": {"apiKey": "xai-legacy-key-0123456789"}}},
+    "audio": {"transcription": {"command": ["whisper", "{input}"], "timeoutSeconds": 30}},
+}
+
+
+def c4(home: Path) -> None:
+    """A config holding most of 2026.7.1's legacy keys."""
+    os.chmod(state(home), 0o700)
+    write_config(home, LEGACY_CONFIG)

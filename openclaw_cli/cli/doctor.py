@@ -12,14 +12,11 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-EPILOG = """Examples:
-
-  openclaw doctor                      Check everything; change nothing without a yes.
-
-  openclaw doctor --fix                Apply the recommended repairs without prompting.
-
-  openclaw doctor --lint --json        Read-only findings as one JSON document.
-
+EPILOG = """\b
+Examples:
+  openclaw doctor                   Check everything; change nothing without a yes.
+  openclaw doctor --fix             Apply the recommended repairs without prompting.
+  openclaw doctor --lint --json     Read-only findings as one JSON document.
   openclaw doctor --lint --all --severity-min info
 """
 
@@ -36,7 +33,8 @@ def doctor(
                                          help="Run without prompts (safe migrations only)"),
     generate_gateway_token: bool = typer.Option(False, "--generate-gateway-token",
                                                 help="Generate and configure a gateway token"),
-    deep: bool = typer.Option(False, "--deep", help="Run the slower checks too"),
+    deep: bool = typer.Option(False, "--deep", help="Slower, wider checks: every agent's session store, a longer "
+                                                    "Gateway probe"),
     lint: bool = typer.Option(False, "--lint", help="Run read-only health checks and report findings"),
     json_out: bool = typer.Option(False, "--json", help="With --lint: output one JSON document"),
     severity_min: str = typer.Option(None, "--severity-min", metavar="LEVEL",

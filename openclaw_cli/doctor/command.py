@@ -31,6 +31,11 @@ class DoctorArgs:
     workspace_suggestions: bool = True
 
 
+def _probe_ms(deep: bool) -> int:
+    """Gateway health probe deadline: 3 s, or 10 s with --deep."""
+    return 10_000 if deep else 3_000
+
+
 def _truthy(value: str | None) -> bool:
     return (value or "").strip().lower() in ("1", "true", "yes", "on")
 
@@ -55,7 +60,8 @@ def run(args: DoctorArgs, *, env: dict[str, str] | None = None, stdin_tty: bool 
         if severity is None:
             raise UsageError(SEVERITY_MESSAGE)
         mode = resolve_repair_mode(non_interactive=True, stdin_tty=False, env=env)
-        ctx = new_context(env, prompter=Prompter(mode), options=Options(lint=True, deep=args.deep))
+        ctx = new_context(env, prompter=Prompter(mode), options=Options(lint=True, deep=args.deep,
+                                                                        gateway_timeout_ms=_probe_ms(args.deep)))
         result = run_checks(ctx, load_checks(), only=args.only, skip=args.skip, include_all=args.include_all)
         json_mode = args.json or not sys.stdout.isatty()
         return emit(result, severity, json_mode=json_mode, secrets=ctx.secrets)
@@ -67,6 +73,7 @@ def run(args: DoctorArgs, *, env: dict[str, str] | None = None, stdin_tty: bool 
     mode = resolve_repair_mode(fix=args.fix, yes=args.yes, non_interactive=args.non_interactive,
                                force=args.force, stdin_tty=stdin_tty, env=env)
     options = Options(deep=args.deep, generate_gateway_token=args.generate_gateway_token,
+                      gateway_timeout_ms=_probe_ms(args.deep),
                       non_interactive_flag=args.non_interactive,
                       workspace_suggestions=args.workspace_suggestions)
     ctx = new_context(env, prompter=Prompter(mode, ask), options=options)

@@ -118,7 +118,9 @@ class RichRenderer(Renderer):
         from rich.panel import Panel
         from rich.text import Text
 
-        body = Text("\n".join(note.lines))
+        width = max(40, min(100, self.console.width) - 4)
+        lines = [part for line in note.lines for part in (line.split("\n") or [""])]
+        body = Text("\n".join(wrap_line(line, width) for line in lines), no_wrap=True, overflow="ignore")
         style = self._STYLES.get(note.kind, "cyan")
         self.console.print(Panel(body, title=Text(note.title, style=f"bold {style}"),
                                  title_align="left", border_style=style, expand=False))
@@ -132,6 +134,19 @@ class RichRenderer(Renderer):
         from rich.text import Text
 
         self.console.print(Text(text, style="bold"))
+
+
+def wrap_line(line: str, width: int) -> str:
+    """Word-wrap one note line; continuation lines hang under the bullet's text. Paths and URLs
+    are never split."""
+    import textwrap
+
+    if len(line) <= width:
+        return line
+    lead = len(line) - len(line.lstrip(" "))
+    indent = " " * (lead + (2 if line.lstrip(" ").startswith("- ") else 0))
+    return "\n".join(textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
+                                   break_on_hyphens=False, drop_whitespace=True)) or line
 
 
 def _escape(text: str) -> str:

@@ -95,6 +95,8 @@ class LegacyConfigCheck(Check):
                     report.note("Doctor changes", changes, check_id=self.id, kind="changes")
                     report.changed.extend(changes)
                 else:
+                    # Like OpenClaw, the rest of the run looks at the migrated config (not written).
+                    ctx.doc.data, ctx.doc.issues, ctx.doc.warnings = candidate, remaining, _w
                     report.note("Doctor changes preview", changes, check_id=self.id)
                     report.note("Doctor", [FINISH_HINT if partial else MIGRATE_HINT], check_id=self.id)
                     report.pending_fix = True

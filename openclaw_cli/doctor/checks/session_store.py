@@ -44,12 +44,22 @@ def folder_bytes(sessions_dir: str) -> int:
 
 
 def _targets(ctx: DoctorContext):
-    from openclaw_cli.agents import resolve_session_store_targets
+    """Stores of the configured agents; with --deep also every `<state>/agents/*/sessions` store."""
+    from openclaw_cli.agents import Target, normalize_agent_id, resolve_session_store_targets
 
     try:
-        return resolve_session_store_targets(ctx.cfg, all_agents=True, env=ctx.env)
+        targets = resolve_session_store_targets(ctx.cfg, all_agents=True, env=ctx.env)
     except Exception:  # noqa: BLE001 - a bad agent list must not stop doctor
-        return []
+        targets = []
+    if ctx.options.deep:
+        from openclaw_cli.doctor.checks.sessionfiles import list_agent_session_dirs
+
+        known = {t.store_path for t in targets}
+        for folder in list_agent_session_dirs(ctx.state_dir):
+            store = os.path.join(folder, "sessions.json")
+            if store not in known:
+                targets.append(Target(normalize_agent_id(os.path.basename(os.path.dirname(folder))), store))
+    return targets
 
 
 def _cmd(store: str, *flags: str) -> str:

@@ -303,7 +303,7 @@ def run_state_integrity(check: StateIntegrityCheck, ctx: DoctorContext, report: 
                     changes.append(f"- Archived {fsutil.count_label(archived, 'orphan transcript file')} in "
                                    f"{shown_dir} as .deleted timestamped backups.")
             elif not p.mode.can_prompt:
-                report.step("openclaw doctor (at a terminal, to archive orphan transcripts after confirming)")
+                report.step("openclaw doctor (at a terminal, without --non-interactive, to archive the orphan transcripts)")
 
     if warnings:
         report.note("State integrity", warnings, check_id=check.id, findings=check.detect(ctx))

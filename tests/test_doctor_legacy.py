@@ -1,0 +1,104 @@
+"""Legacy-config rules and migrations: each rule stops matching once its migration ran, and a
+second pass changes nothing (idempotent, as `doctor --fix` twice must be)."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from openclaw_cli.doctor.checks.legacy_migrations import MIGRATIONS, apply_all
+from openclaw_cli.doctor.checks.legacy_rules import RULES, find_issues
+from test_doctor_support import LEGACY_CONFIG, doctor, state, write_config
+
+
+def test_full_legacy_config_migrates_once():
+    issues = find_issues(LEGACY_CONFIG, LEGACY_CONFIG)
+    assert len(issues) == 28
+    migrated, changes = apply_all(LEGACY_CONFIG)
+    assert migrated is not None and len(changes) == 32
+    assert find_issues(migrated, migrated) == []
+    again, more = apply_all(migrated)
+    assert again is None and more == []
+    assert LEGACY_CONFIG["routing"]["allowFrom"] == ["+15550001"]  # the input is never changed
+
+
+def test_migrated_shape():
+    migrated, _ = apply_all(LEGACY_CONFIG)
+    assert "routing" not in migrated and "heartbeat" not in migrated and "memorySearch" not in migrated
+    assert migrated["messages"]["groupChat"] == {"historyLimit": 20, "mentionPatterns": ["@bot"]}
+    assert migrated["session"]["threadBindings"] == {"idleHours": 4, "spawnSessions": False}
+    assert migrated["messages"]["queue"] == {"mode": "steer", "byChannel": {"discord": "followup"}}
+    defaults = migrated["agents"]["defaults"]
+    assert defaults["sandbox"] == {"scope": "session"} and defaults["embeddedAgent"] == {}
+    assert defaults["memorySearch"] == {"provider": "openai", "store": {}, "model": "x"}
+    assert defaults["heartbeat"] == {"every": "1h"}
+    assert migrated["channels"] == {"defaults": {"heartbeat": {"showOk": True}}}
+    assert migrated["agents"]["list"][0] == {"id": "main", "sandbox": {"scope": "shared"}}
+    assert migrated["gateway"]["bind"] == "lan"
+    assert migrated["gateway"]["controlUi"] == {"allowedOrigins": ["http://localhost:18789", "http://127.0.0.1:18789"]}
+    assert migrated["mcp"]["servers"]["docs"] == {"url": "http://127.0.0.1:9/mcp", "transport": "streamable-http"}
+    assert migrated["plugins"] == {"allow": ["openai", "memory-core"], "bundledDiscovery": "compat",
+                                   "entries": {"xai": {"enabled": True, "config": {"webSearch": {
+                                       "apiKey": "xai-legacy-key-0123456789"}}}}}
+    assert migrated["tools"]["media"]["audio"]["models"] == [
+        {"command": "whisper", "type": "cli", "args": ["{{MediaPath}}"], "timeoutSeconds": 30}]
+    assert "audio" not in migrated and migrated["diagnostics"] == {"memoryPressureSnapshot": True}
+
+
+@pytest.mark.parametrize("cfg,change", [
+    ({"channels": {"whatsapp": {}}, "routing": {"allowFrom": ["x"]}}, "Moved routing.allowFrom → channels.whatsapp.allowFrom."),
+    ({"channels": {"telegram": {"requireMention": True, "groups": {"*": {"requireMention": False}}}}},
+     'Removed channels.telegram.requireMention (channels.telegram.groups."*" already set).'),
+    ({"channels": {"feishu": {"accounts": {"a": {"botName": "B"}}}}},
+     "Moved channels.feishu.accounts.a.botName → channels.feishu.accounts.a.name."),
+    ({"channels": {"discord": {"accounts": {"x": {"threadBindings": {"ttlHours": 2, "idleHours": 1}}}}}},
+     "Removed channels.discord.accounts.x.threadBindings.ttlHours (channels.discord.accounts.x.threadBindings."
+     "idleHours already set)."),
+    ({"surfaces": {"web": {"silentReplyRewrite": True, "silentReply": {"direct": True}}}},
+     "Removed surfaces.web.silentReply.direct; direct chats never use NO_REPLY."),
+    ({"diagnostics": {"memoryPressureBundle": {"enabled": False}}},
+     "Moved diagnostics.memoryPressureBundle → memoryPressureSnapshot."),
+    ({"plugins": {"entries": {"openai-codex": {"enabled": True}}, "slots": {"memory": "openai-codex"}}},
+     "Rewrote plugins.entries.openai-codex to plugins.entries.openai."),
+    ({"gateway": {"bind": "localhost"}}, 'Normalized gateway.bind "localhost" → "loopback".'),
+    ({"models": {"providers": {"deepseek": {"models": [{"id": "deepseek-v4-flash", "contextWindow": 200000}]}}}},
+     "Repaired models.providers.deepseek.models[0].deepseek-v4-flash.contextWindow (200000 → 1000000 to match "
+     "catalog default)."),
+    ({"agents": {"defaults": {"agentRuntime": {"id": "claude-cli"}, "model": "anthropic/claude-opus-4"}}},
+     "Moved agents.defaults.agentRuntime.id claude-cli to matching anthropic model runtime policy."),
+    ({"session": {"parentForkMaxTokens": 5}}, "Removed session.parentForkMaxTokens; parent fork sizing is automatic."),
+])
+def test_single_migrations(cfg, change):
+    original = copy.deepcopy(cfg)
+    migrated, changes = apply_all(cfg)
+    assert change in changes
+    assert cfg == original
+    assert apply_all(migrated)[0] is None
+    assert find_issues(migrated, migrated) == []
+
+
+def test_source_literal_rules_need_the_authored_value():
+    resolved = {"gateway": {"bind": "0.0.0.0"}}
+    assert find_issues(resolved, resolved)
+    assert find_issues(resolved, {"gateway": {"bind": "${BIND}"}}) == []
+
+
+def test_rule_table_matches_migrations():
+    ids = [mid for mid, _ in MIGRATIONS]
+    assert len(ids) == len(set(ids))
+    assert all(rule.message for rule in RULES)
+
+
+def test_doctor_fix_writes_migrated_config_and_is_idempotent(home):
+    path = write_config(home, LEGACY_CONFIG)
+    run = doctor(home, fix=True, non_interactive=True)
+    assert "Doctor changes" in run.out and "Moved heartbeat → agents.defaults.heartbeat." in run.out
+    first = path.read_bytes()
+    cfg = json.loads(first)
+    assert cfg["gateway"]["bind"] == "lan" and "routing" not in cfg
+    again = doctor(home, fix=True, non_interactive=True)
+    assert "Legacy config keys detected" not in again.out
+    assert path.read_bytes() == first
+    assert not (state(home) / "openclaw.json.bak.1").exists()
