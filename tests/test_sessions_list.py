@@ -240,8 +240,8 @@ def _write_store(home: Path, store: dict) -> Path:
 
 
 def _store(now: int) -> dict:
-    return {f"agent:main:explicit:s{i}": {"sessionId": f"s{i}", "updatedAt": now - i * 3_600_000, "totalTokens": 150_000}
-            for i in range(5)}
+    return {f"agent:main:explicit:s{i}": {"sessionId": f"s{i}", "updatedAt": now - i * 3_600_000,
+                                          "totalTokens": 150_000} for i in range(5)}
 
 
 def test_colour_only_when_asked(home: Path) -> None:

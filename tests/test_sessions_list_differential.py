@@ -38,7 +38,7 @@ ENV = {"OPENCLAW_GATEWAY_PORT": "9", "OPENCLAW_DISABLE_BONJOUR": "1"}
 
 
 def age_ms(minutes: int) -> int:
-    """An age shown as `minutes` (rounded) for the next 40 s: 10 s short of the whole minute."""
+    """An age shown as `minutes` (rounded) for the next 40 s (30 s for 0): 10 s short of the minute."""
     return minutes * MIN - 10_000 if minutes else 0
 
 
@@ -127,12 +127,15 @@ MODELS: list[dict] = [
     {"model": "claude-x", "modelProvider": "anthropic"}, {"model": "a-really-long-model-name-v2"},
     {"modelOverride": "openai/gpt-5.5", "providerOverride": "openai"},
     {"modelOverride": "OpenAI/gpt-5-mini", "providerOverride": "openai"},
-    {"modelOverride": "gemini-2.5-pro", "providerOverride": "google"}, {"modelOverride": "foo/", "providerOverride": "bar"},
+    {"modelOverride": "gemini-2.5-pro", "providerOverride": "google"},
+    {"modelOverride": "foo/", "providerOverride": "bar"},
     {"modelOverride": "anthropic/opus", "model": "ignored-model"}, {"model": "claude-cli/opus-4"},
-    {"model": "claude-opus-4-6", "modelProvider": "claude-cli"}, {"model": "anthropic/claude-y", "modelProvider": "claude-cli"},
+    {"model": "claude-opus-4-6", "modelProvider": "claude-cli"},
+    {"model": "anthropic/claude-y", "modelProvider": "claude-cli"},
     {"model": "gemini-3-pro", "modelProvider": "google-gemini-cli"}, {"model": "codex-cli/gpt-5-codex"},
     {"model": "gpt-5-codex", "modelProvider": "codex-cli"}, {"model": "kimi-k2", "modelProvider": "my-cli"},
-    {"model": "kimi-k2"}, {"model": "dual", "modelProvider": "bigctx"}, {"model": "local-llm", "modelProvider": "custom"},
+    {"model": "kimi-k2"}, {"model": "dual", "modelProvider": "bigctx"},
+    {"model": "local-llm", "modelProvider": "custom"},
     {"model": "openrouter/meta/llama-4"}, {"model": "  ", "modelProvider": "openai"}, {"model": "/leading-slash"},
     {"modelOverride": "  ", "providerOverride": "anthropic"}, {"model": "x", "modelProvider": ""},
     {"model": "gpt-5.4", "modelProvider": "OpenAI"}, {"providerOverride": "anthropic"},
@@ -241,6 +244,12 @@ def generate_store(seed: int, agent: str, fillers: int = 0) -> dict[str, dict]:
     store[f"agent:{agent}:explicit:bad-time"] = {"sessionId": "bad", "updatedAt": "yesterday"}
     store[f"agent:{agent}:explicit:dropped"] = {"sessionId": "not/safe", "updatedAt": {"$age": age_ms(2)}}
     store[f"agent:{agent}:explicit:odd-id"] = {"sessionId": "odd:id@x", "updatedAt": {"$age": age_ms(2)}}
+    store[f"agent:{agent}:explicit:negative"] = {"sessionId": "neg", "updatedAt": -5, "totalTokens": 1e22}
+    store[f"agent:{agent}:explicit:not-an-object"] = 5  # type: ignore[assignment]
+    store[f"agent:{agent}:explicit:null"] = None  # type: ignore[assignment]
+    # Integer-like keys come first in JavaScript's key order, which decides ties.
+    for name in ("42", "7", "0"):
+        store[name] = {"sessionId": f"int-{name}", "updatedAt": {"$age": age_ms(2)}, "chatType": "group"}
     return store
 
 
@@ -260,12 +269,14 @@ def scenarios() -> list[Scenario]:
         ["sessions", "--limit", "12", "--json"], ["sessions", "--active", "45"],
         ["sessions", "list", "--active", "600", "--json"], ["sessions", "--json", "list"],
         ["sessions", "--limit", "all", "--json"], ["sessions", "--limit", " 250 "],
-        ["sessions", "--store", "elsewhere/custom.json", "--json"], ["sessions", "--store", "elsewhere/custom.json", "list"],
+        ["sessions", "--store", "elsewhere/custom.json", "--json"],
+        ["sessions", "--store", "elsewhere/custom.json", "list"],
     ]
     agents = Scenario("agents", config=_config("config-agents"), stores={
         _store_path("main"): generate_store(3, "main", fillers=10),
         _store_path("work"): generate_store(4, "work"),
-        _store_path("acpbot"): {"agent:acpbot:acp:" + UUIDS[9]: {"sessionId": "acp-9", "updatedAt": {"$age": age_ms(7)}}},
+        _store_path("acpbot"): {f"agent:acpbot:acp:{UUIDS[9]}": {"sessionId": "acp-9",
+                                                                  "updatedAt": {"$age": age_ms(7)}}},
     }, acp_rows=[
         (f"agent:main:acp:{UUIDS[3]}", None, "acpx"), (f"agent:work:acp:{UUIDS[3]}", "sess-014", "MyBackend"),
         (f"agent:acpbot:acp:{UUIDS[9]}", "someone-else", "acpx"), ("agent:main:acp:raw-acp", None, ""),
@@ -331,8 +342,11 @@ def run_pair(scenario: Scenario, argv: list[str], root: Path, state_db: Path | N
     now = int(time.time() * 1000)
     materialize(scenario, ref_home, now, state_db)
     materialize(scenario, ours_home, now, state_db)
-    ref = refbin.run_reference(argv, ref_home, env=ENV)
-    ours = refbin.run_ours(argv, ours_home, env=ENV)
+    # Both start together, so they read the clock within a few seconds of each other.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as both:
+        ref_run = both.submit(refbin.run_reference, argv, ref_home, env=ENV)
+        ours_run = both.submit(refbin.run_ours, argv, ours_home, env=ENV)
+        ref, ours = ref_run.result(), ours_run.result()
     return Pair(scenario, argv, ref, ours, ref_home, ours_home)
 
 
@@ -359,7 +373,7 @@ def compare(pair: Pair) -> list[str]:
     if "--json" in pair.argv and pair.ref.returncode == 0:
         ref_ages, ours_ages = _ages(ref_out), _ages(ours_out)
         for r, o in zip(ref_ages, ours_ages):
-            if (r == "null") != (o == "null") or (r != "null" and not 0 <= float(o) - float(r) <= AGE_SLACK_MS):
+            if (r == "null") != (o == "null") or (r != "null" and abs(float(o) - float(r)) > AGE_SLACK_MS):
                 problems.append(f"ageMs: reference {r}, ours {o}")
                 break
         ref_out, ours_out = _AGE.sub('"ageMs": <AGE>', ref_out), _AGE.sub('"ageMs": <AGE>', ours_out)
