@@ -100,3 +100,14 @@ def test_real_gateway_health(home, real_gateway):
     found, out = _health(home, **_no_port_env(home))
     assert [f["path"] for f in found] == ["gateway.auth"]
     assert real_gateway.token not in out
+
+
+def test_listening_gateway_without_credentials(home, fake_gateway):
+    def handler(ws, srv):
+        srv.handshake(ws)
+
+    srv = fake_gateway(handler)
+    write_config(home, {"gateway": {"mode": "local", "port": _port(srv.url)}})
+    found, _out = _health(home, **_no_port_env(home))
+    assert [(f["path"], f["target"]) for f in found] == [("gateway.auth", srv.url)]
+    assert "no credentials" in found[0]["message"]

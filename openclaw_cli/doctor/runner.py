@@ -72,8 +72,6 @@ def run_doctor(ctx: DoctorContext, checks: Sequence[Check], report: Report) -> i
     for check in checks:
         if check.id in AFTER_WRITE:
             ok = _run_one(check, ctx, report) and ok
-    if report.pending_fix and not ctx.should_repair:
-        report.step("openclaw doctor --fix")
     if report.next_steps:
         report.note("Next steps", [f"- {step}" for step in report.next_steps])
     if report.pending_fix and not ctx.should_repair:

@@ -16,8 +16,8 @@ CHECK_ID = "core/doctor/gateway-health"
 
 def probe(ctx: DoctorContext) -> tuple[Finding | None, str | None]:
     """(finding or None, the URL that answered health)."""
-    from openclaw_cli.gateway import (GatewayAuthError, GatewayError, GatewayRefused, GatewaySetupError,
-                                      GatewayTimeout, GatewayUnavailable, GatewayUnreachable)
+    from openclaw_cli.gateway import (GatewayAuthError, GatewayCredentialsRequired, GatewayError, GatewayRefused,
+                                      GatewaySetupError, GatewayTimeout, GatewayUnavailable, GatewayUnreachable)
     from openclaw_cli.gateway.errors import join_hint
     from openclaw_cli.gateway.rpc import connection_for, health
 
@@ -25,6 +25,9 @@ def probe(ctx: DoctorContext) -> tuple[Finding | None, str | None]:
     remote = gateway.get("mode") == "remote"
     try:
         connection = connection_for("health", ctx.env, cfg=ctx.cfg, config_path=ctx.config_path)
+    except GatewayCredentialsRequired as exc:
+        exc.scrubbed(ctx.secrets)
+        return _probe_without_credentials(ctx, exc), None
     except GatewayError as exc:
         exc.scrubbed(ctx.secrets)
         return Finding(CHECK_ID, "warning", f"Gateway health probe could not be prepared: {exc.message}",
@@ -58,6 +61,26 @@ def probe(ctx: DoctorContext) -> tuple[Finding | None, str | None]:
         return Finding(CHECK_ID, "warning", "Gateway answered health with ok=false.", path,
                        "Check the Gateway log (`openclaw logs`) for the failing component.", url), None
     return None, url
+
+
+def _probe_without_credentials(ctx: DoctorContext, exc) -> Finding:
+    """No token or password: only see whether something listens at the Gateway address."""
+    import socket
+    from urllib.parse import urlparse
+
+    url = exc.url or ""
+    parsed = urlparse(url)
+    host, port = parsed.hostname, parsed.port or (443 if parsed.scheme == "wss" else 80)
+    try:
+        with socket.create_connection((host or "127.0.0.1", port), timeout=ctx.options.gateway_timeout_ms / 1000):
+            pass
+    except OSError as err:
+        reason = "connection refused" if isinstance(err, ConnectionRefusedError) else (err.strerror or str(err))
+        return Finding(CHECK_ID, "warning", f"Gateway is not reachable: {reason} ({url})", "gateway.mode",
+                       "Start the Gateway (`openclaw gateway run`) or check gateway.port / OPENCLAW_GATEWAY_PORT.",
+                       url or None)
+    return Finding(CHECK_ID, "warning", "A Gateway is listening but doctor has no credentials for it, so its "
+                                        "health was not checked.", "gateway.auth", exc.hint, url or None)
 
 
 class GatewayHealthCheck(Check):
