@@ -64,3 +64,10 @@ def is_inside_or_equal(root: str, target: str) -> bool:
     if rel == "":
         return True
     return rel.split("/", 1)[0] != ".." and not rel.startswith("/")
+
+
+def contains(root: str, path: str) -> bool:
+    """Strict containment on normalised absolute paths (a name like `..x` is inside)."""
+    root = resolve(root)
+    path = resolve(path)
+    return path != root and path.startswith(root.rstrip("/") + "/")

@@ -477,7 +477,9 @@ def write_file_atomic(path: str | os.PathLike, data: bytes | str | Iterable[byte
     """replaceFileAtomic as the reference uses it: temp `<prefix>.<pid>.<uuid>.tmp` in the
     same folder (exclusive create, `mode`), optional fsync, rename over, chmod `mode`.
 
-    The folder is created (and chmod-ed) with mode 0o777 & ~umask like the reference.
+    A missing folder is created with mode 0o777 & ~umask like the reference. Unlike the
+    reference (which also chmods an existing folder to that mode, turning 0700 into 0755),
+    an existing folder's permissions are never loosened.
     """
     path = os.fspath(path)
     if not path or "\0" in path:
@@ -486,12 +488,7 @@ def write_file_atomic(path: str | os.PathLike, data: bytes | str | Iterable[byte
         data = jsjson.js_utf8(data)
     chunks = (data,) if isinstance(data, (bytes, bytearray, memoryview)) else data
     folder = os.path.dirname(path) or "."
-    dir_mode = 0o777 & ~_umask()
-    os.makedirs(folder, mode=dir_mode, exist_ok=True)
-    try:
-        os.chmod(folder, dir_mode)
-    except OSError:
-        pass
+    os.makedirs(folder, mode=0o777 & ~_umask(), exist_ok=True)
     prefix = temp_prefix or ".fs-safe-replace"
     temp = os.path.join(folder, f"{prefix}.{os.getpid()}.{uuid.uuid4()}.tmp")
     temp_exists = True

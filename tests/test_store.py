@@ -214,14 +214,17 @@ def test_special_files_match_reference(reference, tmp_path):
         run_ours_save(our_path)
         assert_same_tree(ref_path, our_path)
         assert our_path.read_bytes() == b"{}"
-    # A private sessions folder is opened up to 0o777 & ~umask by the atomic write.
+    # The reference opens a private sessions folder up to 0o777 & ~umask on write; we
+    # deliberately keep its permissions. Everything else is identical.
     ref_path, our_path = make_case(tmp_path, "private", b"{ }")
     for p in (ref_path, our_path):
         p.parent.chmod(0o700)
     run_reference_save(reference, tmp_path / "home", ref_path)
     run_ours_save(our_path)
+    assert stat.S_IMODE(ref_path.parent.stat().st_mode) == 0o777 & ~current_umask()
+    assert stat.S_IMODE(our_path.parent.stat().st_mode) == 0o700
+    our_path.parent.chmod(0o777 & ~current_umask())
     assert_same_tree(ref_path, our_path)
-    assert stat.S_IMODE(our_path.parent.stat().st_mode) == 0o777 & ~current_umask()
     ref_path = tmp_path / "deep" / "ref" / "a" / "b" / "sessions.json"
     our_path = tmp_path / "deep" / "ours" / "a" / "b" / "sessions.json"
     run_reference_save(reference, tmp_path / "home", ref_path)

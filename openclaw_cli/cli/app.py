@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import typer
 
 from openclaw_cli import __version__
+from openclaw_cli.cli import context as context_cli
 from openclaw_cli.cli import doctor as doctor_cli
+from openclaw_cli.cli import sessions as sessions_cli
 
 app = typer.Typer(
     name="openclaw",
-    help="Maintenance and inspection for OpenClaw session stores.",
+    help="Maintenance and inspection for OpenClaw session stores.\n\n"
+         "Works directly on the files under ~/.openclaw, and hands work to a running "
+         "OpenClaw Gateway where the real CLI does.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+app.add_typer(sessions_cli.app, name="sessions")
+app.add_typer(context_cli.app, name="context")
 app.add_typer(doctor_cli.app, name="doctor")
 
 
@@ -27,15 +36,58 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def root(
+    profile: str = typer.Option(None, "--profile", metavar="NAME",
+                                help="Use the profile's state dir (~/.openclaw-NAME) and config."),
+    dev: bool = typer.Option(False, "--dev", help="Profile `dev` (state in ~/.openclaw-dev, gateway port 19001)."),
+    no_color: bool = typer.Option(False, "--no-color", help="Never colour the output (NO_COLOR works too)."),
+    log_level: str = typer.Option("warn", "--log-level", metavar="LEVEL",
+                                  help="Diagnostics on stderr: error, warn, info or debug."),
     version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True,
                                  help="Print the version and exit."),
 ) -> None:
     """Maintenance and inspection for OpenClaw session stores."""
+    # --profile/--dev are taken out of argv (anywhere on the line) by main() before parsing.
+    from openclaw_cli.errors import UsageError
+
+    if no_color:
+        os.environ["NO_COLOR"] = "1"
+    if log_level not in ("error", "warn", "info", "debug"):
+        raise UsageError(f"--log-level must be one of error, warn, info, debug (got {log_level!r})")
+    os.environ["OPENCLAW_CLI_LOG_LEVEL"] = log_level
 
 
-def main() -> None:
-    app(prog_name="openclaw")
+def main(argv: list[str] | None = None) -> None:
+    from typer._click import exceptions as click_exc
+
+    from openclaw_cli.errors import CliError
+    from openclaw_cli.paths import apply_cli_profile, parse_cli_profile_args
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        profile, args = parse_cli_profile_args(args)
+        apply_cli_profile(os.environ, profile, False)
+        code = app(args, prog_name="openclaw", standalone_mode=False)
+    except CliError as err:
+        sys.stderr.write(err.message.rstrip("\n") + "\n")
+        sys.exit(err.exit_code)
+    except click_exc.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click_exc.Abort:
+        sys.stderr.write("aborted\n")
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(1)
+    except Exception as exc:  # noqa: BLE001 - last resort: one line, never a traceback
+        if os.environ.get("OPENCLAW_CLI_LOG_LEVEL") == "debug":
+            raise
+        sys.stderr.write(f"openclaw: unexpected error: {type(exc).__name__}: {exc}\n")
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    main()

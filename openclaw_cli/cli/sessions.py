@@ -1,0 +1,124 @@
+"""`openclaw sessions` group: list (default), cleanup; options inherited like the reference's."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    help="List stored conversation sessions, and maintain the session store.",
+    invoke_without_command=True,
+    no_args_is_help=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+STORE_HELP = "Path to session store (default: resolved from config)"
+
+
+@app.callback()
+def sessions(
+    ctx: typer.Context,
+    active: str = typer.Option(None, "--active", metavar="MINUTES",
+                               help="Only show sessions updated within the past N minutes"),
+    agent: str = typer.Option(None, "--agent", metavar="ID",
+                              help="Agent id to inspect (default: configured default agent)"),
+    all_agents: bool = typer.Option(False, "--all-agents", help="Aggregate sessions across all configured agents"),
+    json_out: bool = typer.Option(False, "--json", help="Output as JSON"),
+    limit: str = typer.Option(None, "--limit", metavar="COUNT",
+                              help='Max sessions to show (default: 100; use "all" for full output)'),
+    store: str = typer.Option(None, "--store", metavar="PATH", help=STORE_HELP),
+    verbose: bool = typer.Option(False, "--verbose", help="Verbose logging"),
+) -> None:
+    """List stored conversation sessions.
+
+    Examples:
+
+      openclaw sessions                    List sessions of the default agent.
+
+      openclaw sessions --all-agents       Aggregate sessions across agents.
+
+      openclaw sessions --active 120       Only the last 2 hours.
+
+      openclaw sessions cleanup --dry-run  Preview store maintenance.
+    """
+    ctx.obj = {"agent": agent, "all_agents": all_agents, "json": json_out, "store": store}
+    if ctx.invoked_subcommand is None:
+        _run_list(agent=agent, all_agents=all_agents, json_out=json_out, store=store, active=active,
+                  limit=limit)
+
+
+@app.command("list")
+def list_cmd(
+    ctx: typer.Context,
+    active: str = typer.Option(None, "--active", metavar="MINUTES",
+                               help="Only show sessions updated within the past N minutes"),
+    agent: str = typer.Option(None, "--agent", metavar="ID", help="Agent id to inspect"),
+    all_agents: bool = typer.Option(False, "--all-agents", help="Aggregate sessions across all configured agents"),
+    json_out: bool = typer.Option(False, "--json", help="Output as JSON"),
+    limit: str = typer.Option(None, "--limit", metavar="COUNT",
+                              help='Max sessions to show (default: 100; use "all" for full output)'),
+    store: str = typer.Option(None, "--store", metavar="PATH", help=STORE_HELP),
+) -> None:
+    """List stored conversation sessions (same as `openclaw sessions`)."""
+    parent = ctx.obj or {}
+    _run_list(agent=agent or parent.get("agent"), all_agents=all_agents or bool(parent.get("all_agents")),
+              json_out=json_out or bool(parent.get("json")), store=store or parent.get("store"),
+              active=active, limit=limit)
+
+
+def _run_list(**kwargs) -> None:
+    from openclaw_cli.commands.sessions_list import run_list_command
+
+    run_list_command(**kwargs)
+
+
+CLEANUP_EPILOG = """Examples:
+
+  openclaw sessions cleanup --dry-run
+      Preview stale/cap cleanup.
+
+  openclaw sessions cleanup --dry-run --fix-missing
+      Also preview pruning entries with missing transcript files.
+
+  openclaw sessions cleanup --enforce
+      Apply maintenance now (through the Gateway when one is running).
+
+  openclaw sessions cleanup --all-agents --dry-run --json
+      Preview all agent stores as one JSON document.
+
+  openclaw sessions cleanup --enforce --store ./tmp/sessions.json
+      Maintain a specific store file directly.
+
+Exit codes: 0 success (also: nothing to do), 1 error, 2 bad usage,
+75 another maintenance run holds the store lock."""
+
+
+@app.command("cleanup", epilog=CLEANUP_EPILOG)
+def cleanup_cmd(
+    ctx: typer.Context,
+    active_key: str = typer.Option(None, "--active-key", metavar="KEY",
+                                   help="Protect this session key from budget-eviction"),
+    agent: str = typer.Option(None, "--agent", metavar="ID",
+                              help="Agent id to maintain (default: configured default agent)"),
+    all_agents: bool = typer.Option(False, "--all-agents", help="Run maintenance across all configured agents"),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Preview maintenance actions without writing"),
+    enforce: bool = typer.Option(False, "--enforce", help="Apply maintenance even when configured mode is warn"),
+    fix_dm_scope: bool = typer.Option(False, "--fix-dm-scope",
+                                      help="Retire stale direct-DM session rows that no longer match "
+                                           "session.dmScope=main"),
+    fix_missing: bool = typer.Option(False, "--fix-missing",
+                                     help="Remove store entries whose transcript files are missing "
+                                          "(bypasses age/count retention)"),
+    json_out: bool = typer.Option(False, "--json", help="Output JSON"),
+    store: str = typer.Option(None, "--store", metavar="PATH", help=STORE_HELP),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing unless something failed (for cron)"),
+) -> None:
+    """Run session-store maintenance now."""
+    from openclaw_cli.commands.cleanup_cli import run_cleanup_command
+
+    parent = ctx.obj or {}
+    run_cleanup_command(
+        active_key=active_key, agent=agent if agent is not None else parent.get("agent"),
+        all_agents=all_agents or bool(parent.get("all_agents")), dry_run=dry_run, enforce=enforce,
+        fix_dm_scope=fix_dm_scope, fix_missing=fix_missing, json_out=json_out or bool(parent.get("json")),
+        store=store if store is not None else parent.get("store"), quiet=quiet)

@@ -1,0 +1,1 @@
+"""Command implementations, independent of argument parsing."""

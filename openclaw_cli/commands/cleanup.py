@@ -1,0 +1,91 @@
+"""`sessions cleanup`: resolve targets, preview or plan-and-apply each store, report."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from openclaw_cli.maintenance.plan import CleanupOptions, Target
+
+
+@dataclass
+class CleanupRequest:
+    options: CleanupOptions
+    store: str | None = None
+    agent: str | None = None
+    all_agents: bool = False
+    json: bool = False
+
+
+@dataclass
+class CleanupOutcome:
+    mode: str
+    dry_run: bool
+    previews: list  # list[Preview]
+    summaries: list[dict]
+    cfg: Mapping
+    now_ms: int
+
+    def json_value(self) -> dict:
+        """A single summary bare; several (or none) wrapped as the reference wraps them."""
+        summaries = [p.summary for p in self.previews] if self.dry_run else self.summaries
+        if len(summaries) == 1:
+            return summaries[0]
+        return {"allAgents": True, "mode": self.mode, "dryRun": self.dry_run, "stores": summaries}
+
+
+def resolve_targets(cfg: Mapping, req: CleanupRequest, env: Mapping[str, str]) -> list[Target]:
+    from openclaw_cli.agents import resolve_session_store_targets
+
+    found = resolve_session_store_targets(cfg, store=req.store, agent=req.agent, all_agents=req.all_agents,
+                                          env=env)
+    return [Target(t.agent_id, t.store_path) for t in found]
+
+
+def run_cleanup(req: CleanupRequest, env: Mapping[str, str] | None = None) -> CleanupOutcome:
+    """Local cleanup of every selected store (the Gateway path is chosen by the caller)."""
+    from openclaw_cli.config import load_config
+    from openclaw_cli.maintenance.settings import resolve_maintenance
+    from openclaw_cli.store import load_store
+
+    env = os.environ if env is None else env
+    cfg = load_config(env).data
+    session = cfg.get("session") if isinstance(cfg.get("session"), dict) else {}
+    settings = resolve_maintenance(session.get("maintenance"))
+    mode = "enforce" if req.options.enforce else settings.mode
+    targets = resolve_targets(cfg, req, env)
+    # Read (and validate) every store before changing any of them.
+    loaded = [(t, load_store(t.store_path)) for t in targets]
+    outcome = CleanupOutcome(mode, req.options.dry_run, [], [], cfg, 0)
+    for target, store in loaded:
+        now_ms = int(time.time() * 1000)
+        outcome.now_ms = now_ms
+        if req.options.dry_run:
+            outcome.previews.append(_preview(cfg, target, store, settings, mode, req.options, env, now_ms))
+        else:
+            outcome.summaries.append(_apply(cfg, target, store, settings, mode, req.options, env, now_ms))
+    return outcome
+
+
+def _preview(cfg, target, loaded, settings, mode, opts, env, now_ms):
+    from openclaw_cli.maintenance.fsview import FsView
+    from openclaw_cli.maintenance.plan import preview_store
+
+    view = FsView.open(os.path.dirname(target.store_path))
+    return preview_store(cfg=cfg, target=target, before=loaded.store, view=view, settings=settings, mode=mode,
+                         opts=opts, env=env, now_ms=now_ms)
+
+
+def _apply(cfg, target, loaded, settings, mode, opts, env, now_ms) -> dict:
+    from openclaw_cli.maintenance.apply import plan_apply
+    from openclaw_cli.maintenance.execute import execute
+    from openclaw_cli.maintenance.fsview import FsView
+    from openclaw_cli.paths import resolve_required_home
+
+    view = FsView.open(os.path.dirname(target.store_path))
+    plan = plan_apply(cfg=cfg, target=target, loaded=loaded, view=view, settings=settings, mode=mode,
+                      opts=opts, env=env, now_ms=now_ms, home=resolve_required_home(env))
+    execute(plan)
+    return plan.summary

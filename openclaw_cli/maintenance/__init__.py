@@ -1,0 +1,1 @@
+"""Session-store maintenance: settings, the cleanup plan, and the step that applies it."""

@@ -1,0 +1,127 @@
+"""Per-entry file facts: transcript paths, sidecars, references, and the "has messages" test."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from openclaw_cli import jspath, sessionpaths
+from openclaw_cli.jsstr import js_trim
+from openclaw_cli.maintenance.fsview import FsView
+
+EMPTY_TRANSCRIPT_MAX_BYTES = 4096
+_MESSAGE_ROLES = frozenset(("user", "assistant", "tool", "toolResult", "system"))
+
+
+class EntryPaths:
+    """Resolves entry paths against one sessions folder, seen through an FsView."""
+
+    def __init__(self, view: FsView, env: Mapping[str, str] | None):
+        self.view = view
+        self.env = env
+        self.sessions_dir = view.sessions_dir
+
+    def rp(self, path: str) -> str | None:
+        return self.view.realpath(path)
+
+    def session_file(self, entry: dict) -> str | None:
+        """resolveSessionFilePath for the entry, or None when it cannot be resolved."""
+        sid = entry.get("sessionId")
+        if not sid or not isinstance(sid, str):
+            return None
+        return sessionpaths.session_file_path_or_none(sid, entry.get("sessionFile"), self.sessions_dir,
+                                                     self.env, self.rp)
+
+    def canonical_transcript(self, session_id: str) -> str | None:
+        try:
+            return sessionpaths.transcript_path_in_dir(session_id, self.sessions_dir, self.env, self.rp)
+        except sessionpaths.PathError:
+            return None
+
+    def transcript_inside(self, entry: dict) -> str | None:
+        """The entry's transcript as a canonical path, only when it lies inside the folder."""
+        resolved = self.session_file(entry)
+        if resolved is None:
+            return None
+        path = self.view.canonical(resolved)
+        base = self.view.canonical(self.sessions_dir)
+        return path if jspath.is_inside(base, path) else None
+
+    def artifact_paths(self, entry: dict) -> list[str]:
+        """Transcript (canonical), trajectory pointer and runtime sidecar of an entry."""
+        transcript = self.transcript_inside(entry)
+        if transcript is None:
+            return []
+        return [transcript, sessionpaths.trajectory_pointer_path(transcript),
+                sessionpaths.trajectory_runtime_path(transcript)]
+
+    def artifact_canonical_paths(self, entry: dict) -> list[str]:
+        return [self.view.canonical(p) for p in self.artifact_paths(entry)]
+
+    def referenced_paths(self, store: Mapping[str, dict]) -> set[str]:
+        """Paths kept alive by the store: transcripts, their sidecars, checkpoint files."""
+        base = self.view.canonical(self.sessions_dir)
+        referenced: set[str] = set()
+        for entry in store.values():
+            referenced.update(self.artifact_canonical_paths(entry))
+            checkpoints = entry.get("compactionCheckpoints")
+            if not isinstance(checkpoints, list):
+                continue
+            for checkpoint in checkpoints:
+                for side in ("preCompaction", "postCompaction"):
+                    part = checkpoint.get(side) if isinstance(checkpoint, dict) else None
+                    file = part.get("sessionFile") if isinstance(part, dict) else None
+                    if isinstance(file, str):
+                        trimmed = js_trim(file)
+                        if trimmed:
+                            path = self.view.canonical(trimmed)
+                            if jspath.is_inside(base, path):
+                                referenced.add(path)
+        return referenced
+
+    def has_no_messages(self, path: str) -> bool:
+        """A regular file of at most 4 KiB whose lines all parse and none is a message record."""
+        info = self.view.stat(path)
+        if info is None or info[0] != "file" or info[1] > EMPTY_TRANSCRIPT_MAX_BYTES:
+            return False
+        raw = self.view.read_head(path, EMPTY_TRANSCRIPT_MAX_BYTES + 1)
+        if raw is None:
+            return False
+        text = raw.decode("utf-8", errors="replace")
+        for line in text.replace("\r\n", "\n").split("\n"):
+            if not js_trim(line):
+                continue
+            try:
+                record = js_parse(line)
+            except ValueError:
+                return False
+            if _is_message_record(record):
+                return False
+        return True
+
+    def exists_with_messages(self, path: str) -> bool:
+        return self.view.exists(path) and not self.has_no_messages(path)
+
+
+def _is_message_record(record) -> bool:
+    if not isinstance(record, dict):
+        return False
+    if "type" in record:
+        return record["type"] == "message"
+    message = record.get("message")
+    if isinstance(message, dict) and _role(message.get("role")):
+        return True
+    return _role(record.get("role"))
+
+
+def _role(value) -> bool:
+    return isinstance(value, str) and value in _MESSAGE_ROLES
+
+
+def js_parse(text: str):
+    """JSON.parse for one line (NaN/Infinity literals are errors, as in JavaScript)."""
+    import json
+
+    def reject(name: str):
+        raise ValueError(f"invalid literal {name}")
+
+    return json.loads(text, parse_constant=reject)

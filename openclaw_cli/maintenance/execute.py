@@ -1,0 +1,100 @@
+"""Carry out an ApplyPlan: the new store first (durably), then renames and deletions, re-checked."""
+
+from __future__ import annotations
+
+import os
+import stat as stat_mod
+import sys
+from dataclasses import dataclass, field
+
+from openclaw_cli import jspath
+from openclaw_cli.maintenance.apply import ApplyPlan
+from openclaw_cli.maintenance.fsview import Effect
+
+
+@dataclass
+class ExecutionReport:
+    done: list[Effect] = field(default_factory=list)
+    skipped: list[tuple[Effect, str]] = field(default_factory=list)
+    store_written: bool = False
+
+
+def fsync_dir(path: str) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def execute(plan: ApplyPlan) -> ExecutionReport:
+    from openclaw_cli import store as store_mod
+    from openclaw_cli.promptblobs import ensure_prompt_blobs
+
+    report = ExecutionReport()
+    store_path = plan.target.store_path
+    store_dir = os.path.dirname(store_path)
+
+    def durable_write(path, data, **kwargs):
+        kwargs["durable"] = True
+        store_mod.write_file_atomic(path, data, **kwargs)
+
+    def write_blobs() -> None:
+        ensure_prompt_blobs(plan.projection.prompt_blobs, store_path, durable_write)
+
+    if plan.write_store:
+        store_mod.write_store_text_atomic(store_path, plan.projection.chunks, durable=True,
+                                          before_rename=write_blobs)
+        report.store_written = True
+    else:
+        write_blobs()
+    real_dir = jspath.realpath_or_none(store_dir) or store_dir
+    for effect in plan.effects_before_write + plan.effects_after_write:
+        problem = _check(effect, real_dir)
+        if problem:
+            report.skipped.append((effect, problem))
+            continue
+        try:
+            if effect.kind == "rename":
+                os.rename(effect.path, effect.target)
+            elif effect.kind == "delete":
+                os.unlink(effect.path)
+        except FileNotFoundError:
+            report.skipped.append((effect, "already gone"))
+            continue
+        except OSError as exc:
+            report.skipped.append((effect, exc.strerror or str(exc)))
+            continue
+        report.done.append(effect)
+    if report.done:
+        fsync_dir(real_dir)
+    for effect, why in report.skipped:
+        if why != "already gone":
+            sys.stderr.write(f"skipped {effect.kind} of {effect.path}: {why}\n")
+    return report
+
+
+def _check(effect: Effect, real_dir: str) -> str | None:
+    """Refuse effects outside the store folder, on symlinked targets, or on files changed since planning."""
+    for p in (effect.path, effect.target):
+        if p is not None and not jspath.contains(real_dir, p):
+            return "outside the store folder"
+    try:
+        st = os.lstat(effect.path)
+    except FileNotFoundError:
+        return "already gone"
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if effect.kind == "rename":
+        if not stat_mod.S_ISREG(st.st_mode):
+            return "not a regular file"
+        if effect.target and os.path.lexists(effect.target):
+            return "archive name already taken"
+    if stat_mod.S_ISREG(st.st_mode) and (st.st_size != effect.size or st.st_mtime_ns != effect.mtime_ns):
+        return "changed since the plan was made"
+    return None

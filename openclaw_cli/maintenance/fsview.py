@@ -1,0 +1,312 @@
+"""A view of a sessions folder that records renames and deletions instead of making them."""
+
+from __future__ import annotations
+
+import os
+import stat as stat_mod
+from dataclasses import dataclass, field
+
+from openclaw_cli import jspath
+from openclaw_cli.artifacts import is_prompt_blob, is_prompt_blob_temp
+
+BLOB_ROOT = ("skills-prompts", "sha256")
+
+
+def ns_to_ms(ns: int) -> float:
+    """Node's `mtimeMs`: seconds × 1e3 + nanoseconds / 1e6 in double arithmetic."""
+    sec, nsec = divmod(ns, 1_000_000_000)
+    return sec * 1e3 + nsec / 1e6
+
+
+def _name_order(name: str) -> bytes:
+    """readdir order as Node returns it (libuv sorts names with strcmp)."""
+    return name.encode("utf-8", "surrogateescape")
+
+
+@dataclass(slots=True)
+class FileInfo:
+    """A regular file found by a folder scan (the reference's readSessionsDirFiles record)."""
+
+    path: str
+    canonical: str
+    name: str
+    size: int
+    mtime_ns: int
+
+    @property
+    def mtime_ms(self) -> float:
+        return ns_to_ms(self.mtime_ns)
+
+
+@dataclass(slots=True)
+class Virtual:
+    """A file that exists only in the plan: renamed from `origin`, or written with `data`."""
+
+    size: int
+    mtime_ns: int
+    origin: str | None = None
+    data: bytes | None = None
+
+
+@dataclass
+class Effect:
+    kind: str  # "rename" | "delete" | "write"
+    path: str
+    target: str | None = None  # rename destination
+    size: int = 0
+    mtime_ns: int = 0  # expected mtime of the file acted on (safety re-check before acting)
+    data: bytes | None = None
+    reason: str = ""
+
+
+@dataclass
+class FsView:
+    """Reads the real folder once, then answers queries with planned effects applied on top."""
+
+    sessions_dir: str
+    real_dir: str = ""
+    _base: dict[str, os.stat_result] = field(default_factory=dict)  # name → lstat
+    _symlinks: set[str] = field(default_factory=set)
+    overlay: dict[str, Virtual | None] = field(default_factory=dict)
+    _written_dirs: set[str] = field(default_factory=set)
+    effects: list[Effect] = field(default_factory=list)
+    scanned: bool = False
+
+    @classmethod
+    def open(cls, sessions_dir: str) -> "FsView":
+        view = cls(sessions_dir=jspath.resolve(sessions_dir))
+        view.real_dir = jspath.realpath_or_none(view.sessions_dir) or view.sessions_dir
+        view._scan()
+        return view
+
+    def _scan(self) -> None:
+        try:
+            it = os.scandir(self.sessions_dir)
+        except OSError:
+            self.scanned = True
+            return
+        with it:
+            for entry in it:
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                self._base[entry.name] = st
+                if stat_mod.S_ISLNK(st.st_mode):
+                    self._symlinks.add(entry.name)
+        self.scanned = True
+
+    # -- path helpers -------------------------------------------------------------------
+
+    def _top_name(self, path: str) -> str | None:
+        """Name of `path` when it sits directly in the sessions folder (either spelling)."""
+        head, _, name = path.rpartition("/")
+        if head in (self.sessions_dir, self.real_dir) and name:
+            return name
+        return None
+
+    def _key(self, path: str) -> str:
+        """Overlay key: the path with the folder part spelled as the real folder."""
+        name = self._top_name(path)
+        return f"{self.real_dir}/{name}" if name is not None else path
+
+    # -- stat-like queries ----------------------------------------------------------------
+
+    def lstat(self, path: str) -> tuple[str, int, int] | None:
+        """(kind, size, mtime_ns) without following a final symlink; kind in file/dir/link/other."""
+        key = self._key(jspath.resolve(path))
+        if key in self.overlay:
+            v = self.overlay[key]
+            return None if v is None else ("file", v.size, v.mtime_ns)
+        if self._virtual_dir(key):
+            return ("dir", 0, 0)
+        name = self._top_name(key)
+        if name is not None and self.scanned and key.startswith(self.real_dir + "/"):
+            st = self._base.get(name)
+            if st is None:
+                return None
+        else:
+            try:
+                st = os.lstat(key)
+            except OSError:
+                return None
+        return (_kind(st.st_mode), st.st_size, st.st_mtime_ns)
+
+    def stat(self, path: str) -> tuple[str, int, int] | None:
+        """Like `fs.stat`: follows symlinks; None when missing or dangling."""
+        resolved = jspath.resolve(path)
+        info = self.lstat(resolved)
+        if info is None:
+            return None
+        if info[0] != "link":
+            return info
+        target = self.realpath(resolved)
+        if target is None:
+            return None
+        return self.lstat(target)
+
+    def _virtual_dir(self, path: str) -> bool:
+        """A folder that exists only because the plan writes a file below it."""
+        return path in self._written_dirs and not os.path.lexists(path)
+
+    def exists(self, path: str) -> bool:
+        return self.stat(path) is not None
+
+    def is_file(self, path: str) -> bool:
+        info = self.stat(path)
+        return info is not None and info[0] == "file"
+
+    def is_regular_non_symlink(self, path: str) -> bool:
+        info = self.lstat(path)
+        return info is not None and info[0] == "file"
+
+    def realpath(self, path: str) -> str | None:
+        """`fs.realpathSync`, or None when the path (or a link's target) does not exist."""
+        resolved = jspath.resolve(path)
+        key = self._key(resolved)
+        if key in self.overlay:
+            return key if self.overlay[key] is not None else None
+        name = self._top_name(key)
+        if name is not None and key.startswith(self.real_dir + "/"):
+            if name not in self._base:
+                return None
+            if name not in self._symlinks:
+                return key
+        real = jspath.realpath_or_none(resolved)
+        if real is None:
+            return None
+        rkey = self._key(real)
+        if rkey in self.overlay and self.overlay[rkey] is None:
+            return None
+        return real
+
+    def canonical(self, path: str) -> str:
+        resolved = jspath.resolve(path)
+        return self.realpath(resolved) or resolved
+
+    def read_head(self, path: str, limit: int) -> bytes | None:
+        """First `limit` bytes of a file as it would read after the planned effects."""
+        key = self._key(jspath.realpath_or_none(jspath.resolve(path)) or jspath.resolve(path))
+        v = self.overlay.get(key, False)
+        if v is None:
+            return None
+        source = key
+        if isinstance(v, Virtual):
+            if v.data is not None:
+                return v.data[:limit]
+            source = v.origin or key
+        try:
+            with open(source, "rb") as fh:
+                return fh.read(limit)
+        except OSError:
+            return None
+
+    # -- listings -----------------------------------------------------------------------------
+
+    def list_files(self) -> list[FileInfo]:
+        """Regular files directly in the folder, in readdir order (symlinks and folders excluded)."""
+        names: dict[str, tuple[int, int]] = {}
+        for name, st in self._base.items():
+            if stat_mod.S_ISREG(st.st_mode):
+                names[name] = (st.st_size, st.st_mtime_ns)
+        prefix = self.real_dir + "/"
+        for key, v in self.overlay.items():
+            if not key.startswith(prefix) or "/" in key[len(prefix):]:
+                continue
+            name = key[len(prefix):]
+            if v is None:
+                names.pop(name, None)
+            else:
+                names[name] = (v.size, v.mtime_ns)
+        out = []
+        for name in sorted(names, key=_name_order):
+            size, mtime_ns = names[name]
+            out.append(FileInfo(f"{self.sessions_dir}/{name}", f"{self.real_dir}/{name}", name, size,
+                                mtime_ns))
+        return out
+
+    def list_names(self, directory: str) -> list[str]:
+        """`fs.readdir` names (any type) of a folder, after planned effects."""
+        directory = jspath.resolve(directory)
+        real = self.realpath(directory) or directory
+        names: set[str] = set()
+        if real == self.real_dir:
+            names.update(self._base)
+        else:
+            try:
+                names.update(os.listdir(directory))
+            except OSError:
+                pass
+        prefix = real + "/"
+        for key, v in self.overlay.items():
+            if not key.startswith(prefix):
+                continue
+            rest = key[len(prefix):]
+            if "/" not in rest:
+                if v is None:
+                    names.discard(rest)
+                else:
+                    names.add(rest)
+            elif v is not None:
+                names.add(rest.split("/", 1)[0])
+        return sorted(names, key=_name_order)
+
+    def list_blob_files(self) -> list[FileInfo]:
+        """Prompt blobs and blob temps under skills-prompts/sha256/<hh>/."""
+        root = f"{self.sessions_dir}/{BLOB_ROOT[0]}/{BLOB_ROOT[1]}"
+        out: list[FileInfo] = []
+        for prefix in self.list_names(root):
+            if len(prefix) != 2 or any(c not in "0123456789abcdef" for c in prefix):
+                continue
+            pdir = f"{root}/{prefix}"
+            info = self.lstat(pdir)
+            if info is None or info[0] != "dir":
+                continue
+            for name in self.list_names(pdir):
+                if not (is_prompt_blob(name) or is_prompt_blob_temp(name)):
+                    continue
+                path = f"{pdir}/{name}"
+                st = self.lstat(path)
+                if st is None or st[0] != "file":
+                    continue
+                out.append(FileInfo(path, self.canonical(path), name, st[1], st[2]))
+        return out
+
+    # -- planned effects ----------------------------------------------------------------
+
+    def plan_rename(self, src: str, dst: str, reason: str) -> None:
+        info = self.lstat(src)
+        skey, dkey = self._key(src), self._key(dst)
+        prior = self.overlay.get(skey)
+        origin = prior.origin if isinstance(prior, Virtual) and prior.origin else skey
+        size, mtime = (info[1], info[2]) if info else (0, 0)
+        self.overlay[dkey] = Virtual(size, mtime, origin=origin,
+                                     data=prior.data if isinstance(prior, Virtual) else None)
+        self.overlay[skey] = None
+        self.effects.append(Effect("rename", skey, dkey, size, mtime, reason=reason))
+
+    def plan_delete(self, path: str, reason: str) -> None:
+        info = self.lstat(path)
+        key = self._key(path)
+        size, mtime = (info[1], info[2]) if info else (0, 0)
+        self.overlay[key] = None
+        self.effects.append(Effect("delete", key, None, size, mtime, reason=reason))
+
+    def plan_write(self, path: str, data: bytes, mtime_ns: int, reason: str) -> None:
+        key = self._key(path)
+        self.overlay[key] = Virtual(len(data), mtime_ns, data=data)
+        parent = key.rsplit("/", 1)[0]
+        while parent and parent not in self._written_dirs and parent != self.real_dir:
+            self._written_dirs.add(parent)
+            parent = parent.rsplit("/", 1)[0]
+        self.effects.append(Effect("write", key, None, len(data), mtime_ns, data=data, reason=reason))
+
+
+def _kind(mode: int) -> str:
+    if stat_mod.S_ISREG(mode):
+        return "file"
+    if stat_mod.S_ISDIR(mode):
+        return "dir"
+    if stat_mod.S_ISLNK(mode):
+        return "link"
+    return "other"

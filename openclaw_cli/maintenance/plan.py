@@ -1,0 +1,142 @@
+"""The cleanup preview: what a run would remove, computed without touching the disk."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from openclaw_cli import keys
+from openclaw_cli.maintenance import budget, steps
+from openclaw_cli.maintenance.entries import EntryPaths
+from openclaw_cli.maintenance.fsview import FsView
+from openclaw_cli.maintenance.settings import MaintenanceSettings
+
+
+@dataclass
+class CleanupOptions:
+    dry_run: bool = False
+    enforce: bool = False
+    active_key: str | None = None
+    fix_missing: bool = False
+    fix_dm_scope: bool = False
+
+
+@dataclass
+class Target:
+    agent_id: str
+    store_path: str
+
+
+@dataclass
+class Preview:
+    summary: dict
+    before_store: dict[str, dict]
+    repaired: set[str] = field(default_factory=set)
+    missing: set[str] = field(default_factory=set)
+    model_run: set[str] = field(default_factory=set)
+    stale: set[str] = field(default_factory=set)
+    capped: set[str] = field(default_factory=set)
+    budget: set[str] = field(default_factory=set)
+    dm_scope: set[str] = field(default_factory=set)
+
+    def action(self, key: str) -> str:
+        if key in self.dm_scope:
+            return "retire-dm-scope"
+        if key in self.missing:
+            return "prune-missing"
+        if key in self.model_run:
+            return "prune-model-run"
+        if key in self.stale:
+            return "prune-stale"
+        if key in self.capped:
+            return "cap-overflow"
+        if key in self.budget:
+            return "evict-budget"
+        if key in self.repaired:
+            return "repair-session-file"
+        return "keep"
+
+
+def preserve_keys(active_key: str | None) -> frozenset[str] | None:
+    """Keys maintenance must keep: `--active-key`, normalised like store keys."""
+    if not active_key:
+        return None
+    normalized = keys.normalize_store_key(active_key)
+    return frozenset((normalized,)) if normalized else None
+
+
+def dm_scope_of(cfg: Mapping) -> str:
+    session = cfg.get("session") if isinstance(cfg, Mapping) else None
+    scope = session.get("dmScope") if isinstance(session, Mapping) else None
+    return scope if scope is not None else "main"
+
+
+def preview_store(*, cfg: Mapping, target: Target, before: dict[str, dict], view: FsView,
+                  settings: MaintenanceSettings, mode: str, opts: CleanupOptions,
+                  env: Mapping[str, str] | None, now_ms: int) -> Preview:
+    """previewStoreCleanup: every step on a copy of the store, deletions simulated."""
+    paths = EntryPaths(view, env)
+    store = dict(before)
+    result = Preview(summary={}, before_store=before)
+
+    missing = 0
+    if opts.fix_missing:
+        missing, _ = steps.prune_missing(
+            store, paths, on_pruned=lambda k, _e: result.missing.add(k),
+            on_repaired=lambda k, *_a: result.repaired.add(k))
+    dm_retired = 0
+    if opts.fix_dm_scope:
+        dm_retired = steps.retire_dm_scope(store, dm_scope=dm_scope_of(cfg), target_agent_id=target.agent_id,
+                                           active_key=opts.active_key,
+                                           on_retired=lambda k, _e: result.dm_scope.add(k))
+    preserve = preserve_keys(opts.active_key)
+    model_runs = 0
+    if len(store) > settings.max_entries:
+        model_runs = steps.prune_model_runs(store, settings.model_run_prune_after_ms, now_ms, preserve,
+                                            on_pruned=lambda k, _e: result.model_run.add(k))
+    pruned = steps.prune_stale(store, settings.prune_after_ms, now_ms, preserve,
+                               on_pruned=lambda k, _e: result.stale.add(k))
+    capped = steps.cap_entries(store, settings.max_entries, preserve,
+                               on_capped=lambda k, _e: result.capped.add(k))
+
+    excluded: set[str] = set()
+    for group in (result.model_run, result.stale, result.capped, result.dm_scope):
+        for key in group:
+            entry = before.get(key)
+            if entry is not None:
+                excluded.update(paths.artifact_canonical_paths(entry))
+
+    before_budget = list(store)
+    disk = budget.enforce_disk_budget(
+        store=store, store_path=target.store_path, paths=paths, max_bytes=settings.max_disk_bytes,
+        high_water=settings.high_water_bytes, active_key=opts.active_key, preserve=preserve,
+        warn_only=False, dry_run=True, now_ms=now_ms, on_removed=excluded.add)
+    unreferenced = budget.sweep_unreferenced(
+        store=store, store_path=target.store_path, paths=paths, older_than_ms=settings.prune_after_ms,
+        dry_run=True, now_ms=now_ms, exclude=excluded)
+    result.budget = {k for k in before_budget if k not in store}
+
+    removed_any = result.missing | result.model_run | result.stale | result.capped | result.budget | result.dm_scope
+    result.repaired -= removed_any
+    repaired = len(result.repaired)
+    would_mutate = (missing > 0 or repaired > 0 or dm_retired > 0 or model_runs > 0 or pruned > 0 or capped > 0
+                    or unreferenced["removedFiles"] > 0
+                    or (disk is not None and (disk["removedEntries"] > 0 or disk["removedFiles"] > 0)))
+    result.summary = {
+        "agentId": target.agent_id,
+        "storePath": target.store_path,
+        "mode": mode,
+        "dryRun": opts.dry_run,
+        "beforeCount": len(before),
+        "afterCount": len(store),
+        "repaired": repaired,
+        "missing": missing,
+        "dmScopeRetired": dm_retired,
+        "modelRunPruned": model_runs,
+        "pruned": pruned,
+        "capped": capped,
+        "unreferencedArtifacts": unreferenced,
+        "diskBudget": disk,
+        "wouldMutate": would_mutate,
+    }
+    return result

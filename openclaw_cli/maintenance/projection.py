@@ -1,0 +1,47 @@
+"""The persisted form of a store as maintenance measures it: bytes, per-entry chunks, prompt blobs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from openclaw_cli import store as store_mod
+from openclaw_cli.promptblobs import project_store
+
+
+@dataclass
+class Measured:
+    """`projectSessionStoreForPersistence` + `JSON.stringify` of a store, computed once."""
+
+    projection: store_mod.Projection
+    blob_hash_by_key: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def size_bytes(self) -> int:
+        return self.projection.size_bytes
+
+    @property
+    def blob_bytes(self) -> dict[str, int]:
+        return {h: b.ref["bytes"] for h, b in self.projection.prompt_blobs.items()}
+
+    @cached_property
+    def chunk_sizes(self) -> dict[str, int]:
+        return self.projection.entry_chunk_sizes()
+
+
+def measure(store: dict, store_path: str) -> Measured:
+    proj = store_mod.serialize_store(store, store_path)
+    return Measured(proj, dict(proj.blob_hashes))
+
+
+def blob_hashes(store: dict, store_path: str) -> dict[str, str]:
+    """key → sha256 of the prompt blob the persisted entry refers to (no serialisation)."""
+    from openclaw_cli.maintenance.budget import blob_hash_of
+
+    persisted, _blobs, _changed = project_store(store, store_path)
+    out: dict[str, str] = {}
+    for key, entry in persisted.items():
+        h = blob_hash_of(entry)
+        if h:
+            out[key] = h
+    return out

@@ -1,0 +1,115 @@
+"""Text reports of `sessions cleanup`: the dry-run plan and the applied summaries."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from openclaw_cli import display
+from openclaw_cli.jsstr import js_trim, locale_sort_key, pad_end, sanitize_terminal_text, utf16_len
+from openclaw_cli.maintenance.plan import Preview
+
+ACTION_PAD = 19
+
+Style = Callable[[str, str], str]  # (style name, text) -> text
+
+
+def _plain(_style: str, text: str) -> str:
+    return text
+
+
+ACTION_STYLES = {
+    "keep": "muted",
+    "repair-session-file": "accent",
+    "prune-missing": "error",
+    "prune-model-run": "warn",
+    "prune-stale": "warn",
+    "retire-dm-scope": "warn",
+    "cap-overflow": "accent",
+}
+
+
+def dry_run_lines(cfg: Mapping, preview: Preview, now_ms: int, show_agent: bool,
+                  style: Style = _plain) -> list[str]:
+    s = preview.summary
+    out: list[str] = []
+    if show_agent:
+        out.append(f"Agent: {s['agentId']}")
+    out.append(f"Session store: {s['storePath']}")
+    out.append(f"Maintenance mode: {s['mode']}")
+    out.append(f"Entries: {s['beforeCount']} -> {s['afterCount']} (remove {s['beforeCount'] - s['afterCount']})")
+    out.append(f"Would repair sessionFile metadata: {s['repaired']}")
+    out.append(f"Would prune missing transcripts: {s['missing']}")
+    out.append(f"Would retire stale direct DM sessions: {s['dmScopeRetired']}")
+    out.append(f"Would prune stale model-run probes: {s['modelRunPruned']}")
+    out.append(f"Would prune stale: {s['pruned']}")
+    out.append(f"Would cap overflow: {s['capped']}")
+    if s["unreferencedArtifacts"]["scannedFiles"]:
+        out.append(f"Would prune unreferenced artifacts: {s['unreferencedArtifacts']['removedFiles']}")
+    disk = s["diskBudget"]
+    if disk:
+        out.append(f"Would enforce disk budget: {disk['totalBytesBefore']} -> {disk['totalBytesAfter']} bytes "
+                   f"(files {disk['removedFiles']}, entries {disk['removedEntries']})")
+    rows = action_rows(preview)
+    if not rows:
+        return out
+    out.append("")
+    out.append("Planned session actions:")
+    header = " ".join([pad_end("Action", ACTION_PAD), pad_end("Key", 26), pad_end("Age", 9),
+                       pad_end("Model", 14), "Flags"])
+    out.append(style("heading", header))
+    for key, entry, action in rows:
+        cells = [
+            style(ACTION_STYLES.get(action, "error"), pad_end(action, ACTION_PAD)),
+            style("key", display.key_cell(key)),
+            style("muted", display.age_cell(entry.get("updatedAt"), now_ms)),
+            style("info", display.model_cell(display.display_model(cfg, key, entry))),
+        ]
+        flags = display.flags_cell(entry)
+        cells.append(style("muted", flags) if flags else "")
+        out.append(" ".join(cells).rstrip())
+    out.extend(label_summary_lines(rows))
+    return out
+
+
+def action_rows(preview: Preview) -> list[tuple[str, dict, str]]:
+    """Every entry of the store as loaded, newest first, with its planned action."""
+    store = preview.before_store
+    ordered = sorted(store, key=lambda k: -(store[k].get("updatedAt") or 0))
+    return [(k, store[k], preview.action(k)) for k in ordered]
+
+
+def label_summary_lines(rows: list[tuple[str, dict, str]]) -> list[str]:
+    by_label: dict[str, list[int]] = {}
+    for _key, entry, action in rows:
+        raw = entry.get("label")
+        label = sanitize_terminal_text(js_trim(raw) if isinstance(raw, str) else "") or "(unlabeled)"
+        counts = by_label.setdefault(label, [0, 0])
+        counts[0 if action in ("keep", "repair-session-file") else 1] += 1
+    if not by_label:
+        return []
+    labels = sorted(by_label, key=locale_sort_key)
+    width = max(utf16_len(label) for label in labels)
+    out = ["", "Summary by Label:"]
+    for label in labels:
+        kept, pruned = by_label[label]
+        out.append(f"{pad_end(label, width)}  {kept} kept, {pruned} pruned")
+    total_kept = sum(c[0] for c in by_label.values())
+    total_pruned = sum(c[1] for c in by_label.values())
+    out.append(f"Total: {total_kept} kept, {total_pruned} pruned")
+    return out
+
+
+def applied_lines(summaries: list[Mapping]) -> list[str]:
+    out: list[str] = []
+    for i, s in enumerate(summaries):
+        if i > 0:
+            out.append("")
+        if len(summaries) > 1:
+            out.append(f"Agent: {s.get('agentId')}")
+        out.append(f"Session store: {s.get('storePath')}")
+        applied = s.get("appliedCount")
+        out.append(f"Applied maintenance. Current entries: {applied if applied is not None else 0}")
+        removed = (s.get("unreferencedArtifacts") or {}).get("removedFiles")
+        if removed:
+            out.append(f"Pruned unreferenced artifacts: {removed}")
+    return out

@@ -1,0 +1,101 @@
+"""`session.maintenance` resolved with OpenClaw 2026.7.1's defaults and fallbacks."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from openclaw_cli.jsstr import js_number_to_string, js_trim
+
+DEFAULT_PRUNE_AFTER_MS = 30 * 86_400_000
+MODEL_RUN_PRUNE_AFTER_MS = 86_400_000
+DEFAULT_MAX_ENTRIES = 500
+HIGH_WATER_RATIO = 0.8
+
+
+@dataclass(frozen=True)
+class MaintenanceSettings:
+    mode: str
+    prune_after_ms: int
+    max_entries: int
+    model_run_prune_after_ms: int
+    reset_archive_retention_ms: int | None
+    max_disk_bytes: int | None
+    high_water_bytes: int | None
+
+
+def _stringified(value) -> str | None:
+    """normalizeStringifiedOptionalString: strings trimmed, numbers/booleans via String()."""
+    if isinstance(value, str):
+        return js_trim(value) or None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return js_trim(js_number_to_string(value)) or None
+    return None
+
+
+def _duration(raw, fallback: int) -> int:
+    from openclaw_cli.units import parse_duration_ms
+
+    text = _stringified(raw)
+    if not text:
+        return fallback
+    try:
+        return parse_duration_ms(text, default_unit="d")
+    except ValueError:
+        return fallback
+
+
+def _bytes(raw) -> int | None:
+    from openclaw_cli.units import parse_byte_size
+
+    text = _stringified(raw)
+    if not text:
+        return None
+    try:
+        return parse_byte_size(text, default_unit="b")
+    except ValueError:
+        return None
+
+
+def _default_high_water(max_bytes: int) -> int:
+    if max_bytes <= 0:
+        return 0
+    return max(1, min(max_bytes, math.floor(max_bytes * HIGH_WATER_RATIO)))
+
+
+def resolve_maintenance(section) -> MaintenanceSettings:
+    """Settings from the config's `session.maintenance` object (None or missing → defaults)."""
+    m = section if isinstance(section, dict) else {}
+    raw_prune = m.get("pruneAfter")
+    if raw_prune is None:
+        raw_prune = m.get("pruneDays")
+    prune_after = _duration(raw_prune, DEFAULT_PRUNE_AFTER_MS)
+    reset_raw = m.get("resetArchiveRetention")
+    reset_ms = None if reset_raw is False else _duration(reset_raw, prune_after)
+    max_bytes = _bytes(m.get("maxDiskBytes"))
+    high_water: int | None = None
+    if max_bytes is not None:
+        explicit = _bytes(m.get("highWaterBytes")) if _stringified(m.get("highWaterBytes")) else None
+        high_water = min(explicit, max_bytes) if explicit is not None else _default_high_water(max_bytes)
+    mode = m.get("mode")
+    max_entries = m.get("maxEntries")
+    return MaintenanceSettings(
+        mode=mode if mode is not None else "enforce",
+        prune_after_ms=prune_after,
+        max_entries=max_entries if max_entries is not None else DEFAULT_MAX_ENTRIES,
+        model_run_prune_after_ms=MODEL_RUN_PRUNE_AFTER_MS,
+        reset_archive_retention_ms=reset_ms,
+        max_disk_bytes=max_bytes,
+        high_water_bytes=high_water,
+    )
+
+
+def entry_high_water(max_entries) -> int:
+    """Runtime batching threshold; the CLI always caps straight to maxEntries."""
+    if not isinstance(max_entries, int) or isinstance(max_entries, bool) or max_entries <= 0:
+        return 1
+    if max_entries <= 49:
+        return max_entries + 1
+    return max_entries + max(25, math.ceil(max_entries * 0.1))
