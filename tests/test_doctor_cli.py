@@ -143,3 +143,34 @@ def test_generated_token_never_printed_in_subprocess(home):
     token = json.loads((state(home) / "openclaw.json").read_text())["gateway"]["auth"]["token"]
     assert len(token) == 48
     assert token not in run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("flags,tty,expected", [
+    # (confirm, aggressive, runtime, interactive-only) answers; the fake terminal always says yes
+    ({}, False, (False, False, False, False)),
+    ({}, True, (True, True, True, True)),
+    ({"fix": True}, False, (True, False, True, False)),
+    ({"fix": True}, True, (True, False, True, True)),
+    ({"fix": True, "force": True}, False, (True, True, True, False)),
+    ({"yes": True}, False, (True, False, True, False)),
+    ({"yes": True}, True, (True, False, True, False)),
+    ({"non_interactive": True}, True, (False, False, False, False)),
+    ({"force": True}, True, (True, True, True, True)),
+])
+def test_repair_mode_table(flags, tty, expected):
+    from openclaw_cli.doctor.prompter import Prompter, resolve_repair_mode
+
+    asked = []
+    p = Prompter(resolve_repair_mode(stdin_tty=tty, **flags), lambda message, default: asked.append(message) or True)
+    got = (p.confirm("c"), p.confirm_aggressive("a"), p.confirm_runtime_repair("r"),
+           p.confirm_runtime_repair("i", False, requires_interactive=True))
+    assert got == expected
+
+
+def test_update_in_progress_blocks_runtime_repairs():
+    from openclaw_cli.doctor.prompter import Prompter, resolve_repair_mode
+
+    mode = resolve_repair_mode(fix=True, stdin_tty=False, env={"OPENCLAW_UPDATE_IN_PROGRESS": "1"})
+    assert mode.update_repair
+    p = Prompter(mode, lambda *_: True)
+    assert p.confirm("c") is True and p.confirm_runtime_repair("r") is False

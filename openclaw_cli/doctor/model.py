@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -48,10 +48,11 @@ class Finding:
 
 @dataclass
 class Check:
-    """A doctor check: `detect` gives lint findings; `run` reports (and repairs) in a doctor run.
+    """A doctor check: `detect` gives the lint findings; `run` reports in a doctor run and makes
+    the check's repairs (asking the prompter first), reporting each change it makes.
 
-    The default `run` shows the findings of `detect` as one note titled `title` and applies
-    `repair` when the prompter agrees; checks with richer output override `run`.
+    The default `run` shows the findings as one note titled `title`; checks that repair or need
+    richer output override it.
     """
 
     id: str
@@ -59,35 +60,14 @@ class Check:
     description: str
     severity: str = "warning"
     default_enabled: bool = True
-    repair_prompt: str | None = None
-    repair_kind: str = "runtime"  # runtime | config | interactive (see prompter)
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def detect(self, ctx: DoctorContext) -> list[Finding]:
         raise NotImplementedError
 
-    def repair(self, ctx: DoctorContext, findings: list[Finding]) -> list[str]:
-        """Apply the repair for `findings`; returns the change lines. Default: nothing to repair."""
-        return []
-
-    def has_repair(self) -> bool:
-        return type(self).repair is not Check.repair
-
-    def finding(self, message: str, *, severity: str | None = None, path: str | None = None,
-                fix_hint: str | None = None, target: str | None = None) -> Finding:
-        return Finding(self.id, severity or self.severity, message, path, fix_hint, target)
-
     def run(self, ctx: DoctorContext, report: Report) -> None:
         findings = self.detect(ctx)
-        if not findings:
-            return
-        report.note(self.title, [_bullet(f) for f in findings], check_id=self.id, findings=findings)
-        if not self.has_repair() or not self.repair_prompt:
-            return
-        if ctx.prompter.confirm_kind(self.repair_kind, self.repair_prompt, True):
-            changes = self.repair(ctx, findings)
-            if changes:
-                report.changes(changes, check_id=self.id)
+        if findings:
+            report.note(self.title, [_bullet(f) for f in findings], check_id=self.id, findings=findings)
 
 
 def _bullet(finding: Finding) -> str:

@@ -119,12 +119,3 @@ class Prompter:
         if not self.mode.can_prompt:
             return default
         return self._prompt(message, default)
-
-    def confirm_kind(self, kind: str, message: str, default: bool = True) -> bool:
-        if kind == "config":
-            return self.confirm(message, default)
-        if kind == "interactive":
-            return self.confirm_runtime_repair(message, default, requires_interactive=True)
-        if kind == "aggressive":
-            return self.confirm_aggressive(message, default)
-        return self.confirm_runtime_repair(message, default)
