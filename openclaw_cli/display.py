@@ -4,11 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from openclaw_cli.jsstr import js_trim, pad_end, utf16_len, utf16_slice
-
-DEFAULT_PROVIDER = "openai"
-DEFAULT_MODEL = "gpt-5.5"
-BUILTIN_CLI_PROVIDERS = frozenset(("claude-cli", "google-gemini-cli"))
+from openclaw_cli.jsstr import pad_end, utf16_len, utf16_slice
 
 KEY_PAD = 26
 AGE_PAD = 9
@@ -107,71 +103,14 @@ def flags_cell(entry: Mapping, policy_key: str | None = None) -> str:
     return " ".join(parts)
 
 
-def _primary(value) -> str | None:
-    if isinstance(value, str):
-        return js_trim(value) or None
-    if isinstance(value, Mapping):
-        primary = value.get("primary")
-        return (js_trim(primary) or None) if isinstance(primary, str) else None
-    return None
+def display_model(cfg: Mapping, key: str, entry: Mapping, *, runtime_cfg: Mapping | None = None) -> str:
+    """The model id a session table shows for an entry (override, stored model, or the default).
 
+    `runtime_cfg` is the config as the reference sees it at run time (`listing.runtime_view`);
+    pass it when rendering many rows so it is computed once.
+    """
+    from openclaw_cli.listing.model_ref import display_model_ref
+    from openclaw_cli.listing.runtime_config import runtime_view
 
-def _parse_ref(raw: str, default_provider: str) -> tuple[str, str]:
-    trimmed = js_trim(raw)
-    if not trimmed:
-        return default_provider, DEFAULT_MODEL
-    slash = trimmed.find("/")
-    if slash <= 0 or slash == len(trimmed) - 1:
-        return default_provider, trimmed
-    return (js_trim(trimmed[:slash]) or default_provider, js_trim(trimmed[slash + 1:]) or DEFAULT_MODEL)
-
-
-def default_model_ref(cfg: Mapping, agent_id: str | None) -> tuple[str, str]:
-    agents = cfg.get("agents") if isinstance(cfg, Mapping) else None
-    agents = agents if isinstance(agents, Mapping) else {}
-    primary = None
-    if agent_id is not None and isinstance(agents.get("list"), list):
-        for agent in agents["list"]:
-            if isinstance(agent, Mapping) and agent.get("id") == agent_id:
-                primary = _primary(agent.get("model"))
-                break
-    if primary is None:
-        defaults = agents.get("defaults")
-        primary = _primary(defaults.get("model")) if isinstance(defaults, Mapping) else None
-    return _parse_ref(primary or DEFAULT_MODEL, DEFAULT_PROVIDER)
-
-
-def _cli_providers(cfg: Mapping) -> set[str]:
-    providers = set(BUILTIN_CLI_PROVIDERS)
-    agents = cfg.get("agents") if isinstance(cfg, Mapping) else None
-    defaults = agents.get("defaults") if isinstance(agents, Mapping) else None
-    backends = defaults.get("cliBackends") if isinstance(defaults, Mapping) else None
-    if isinstance(backends, Mapping):
-        providers.update(js_trim(str(k)).lower() for k in backends)
-    return providers
-
-
-def display_model(cfg: Mapping, key: str, entry: Mapping) -> str:
-    """The model id a session table shows for an entry (override, stored model, or the default)."""
-    agent_id = key.split(":")[1] if key.startswith("agent:") else None
-    default_provider, default_model = default_model_ref(cfg, agent_id)
-    provider_override = entry.get("providerOverride")
-    model_override = entry.get("modelOverride")
-    p = js_trim(provider_override) if isinstance(provider_override, str) else None
-    m = js_trim(model_override) if isinstance(model_override, str) else None
-    if p and m:
-        prefix = f"{p.lower()}/"
-        if m.lower().startswith(prefix):
-            m = js_trim(m[len(p) + 1:]) or m
-    if m:
-        return _parse_ref(m, p if p is not None else default_provider)[1]
-    model = entry.get("model")
-    if _truthy(model) and isinstance(model, str):
-        provider = entry.get("modelProvider")
-        provider = provider if isinstance(provider, str) and provider is not None else default_provider
-        ref_provider, ref_model = _parse_ref(model, provider)
-        if ref_provider.lower() in _cli_providers(cfg):
-            # CLI-runtime rows may carry "provider/model" inside the model: show the model part.
-            return _parse_ref(ref_model, default_provider)[1]
-        return ref_model
-    return default_model
+    view = runtime_cfg if runtime_cfg is not None else runtime_view(cfg)
+    return display_model_ref(view, key, entry).model

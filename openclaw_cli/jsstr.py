@@ -16,6 +16,10 @@ def js_trim(value: str) -> str:
     return value.strip(_JS_WS)
 
 
+def js_trim_end(value: str) -> str:
+    return value.rstrip(_JS_WS)
+
+
 def utf16_len(value: str) -> int:
     if value.isascii():
         return len(value)

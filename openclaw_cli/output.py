@@ -15,12 +15,12 @@ def print_json(value) -> None:
 
 def color_enabled(stream=None, *, no_color_flag: bool = False) -> bool:
     """Colour only at a terminal, never with NO_COLOR (unless FORCE_COLOR says otherwise)."""
-    if no_color_flag:
+    if no_color_flag or os.environ.get("OPENCLAW_CLI_NO_COLOR"):
         return False
     force = os.environ.get("FORCE_COLOR")
     if force is not None and force not in ("0", "false"):
         return True
-    if os.environ.get("NO_COLOR") is not None:
+    if os.environ.get("NO_COLOR"):
         return False
     stream = stream or sys.stdout
     return bool(getattr(stream, "isatty", lambda: False)())

@@ -264,8 +264,6 @@ def test_parent_json_agent_and_store_reach_list(home: Path) -> None:
     assert json.loads(parent.stdout)["count"] == json.loads(direct.stdout)["count"] == 5
 
 
-@pytest.mark.xfail(strict=True, reason="cli/sessions.py does not hand the parent --active/--limit to `list` "
-                                       "(the reference merges them)")
 def test_parent_active_and_limit_reach_list(home: Path) -> None:
     _write_store(home, _store(int(time.time() * 1000)))
     result = refbin.run_ours(["sessions", "--limit", "2", "--active", "200", "--json", "list"], home)

@@ -41,7 +41,8 @@ def sessions(
 
       openclaw sessions cleanup --dry-run  Preview store maintenance.
     """
-    ctx.obj = {"agent": agent, "all_agents": all_agents, "json": json_out, "store": store}
+    ctx.obj = {"agent": agent, "all_agents": all_agents, "json": json_out, "store": store,
+               "active": active, "limit": limit}
     if ctx.invoked_subcommand is None:
         _run_list(agent=agent, all_agents=all_agents, json_out=json_out, store=store, active=active,
                   limit=limit)
@@ -58,12 +59,17 @@ def list_cmd(
     limit: str = typer.Option(None, "--limit", metavar="COUNT",
                               help='Max sessions to show (default: 100; use "all" for full output)'),
     store: str = typer.Option(None, "--store", metavar="PATH", help=STORE_HELP),
+    verbose: bool = typer.Option(False, "--verbose", help="Verbose logging"),
 ) -> None:
     """List stored conversation sessions (same as `openclaw sessions`)."""
     parent = ctx.obj or {}
-    _run_list(agent=agent or parent.get("agent"), all_agents=all_agents or bool(parent.get("all_agents")),
-              json_out=json_out or bool(parent.get("json")), store=store or parent.get("store"),
-              active=active, limit=limit)
+
+    def inherit(value, name):
+        return value if value is not None else parent.get(name)
+
+    _run_list(agent=inherit(agent, "agent"), all_agents=all_agents or bool(parent.get("all_agents")),
+              json_out=json_out or bool(parent.get("json")), store=inherit(store, "store"),
+              active=inherit(active, "active"), limit=inherit(limit, "limit"))
 
 
 def _run_list(**kwargs) -> None:

@@ -6,7 +6,7 @@ import math
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from openclaw_cli.jsstr import js_number_to_string
+from openclaw_cli.jsstr import js_number_to_string, js_trim_end
 from openclaw_cli.units import JS_WHITESPACE, js_round, js_trim
 
 __all__ = [
@@ -69,9 +69,6 @@ def lower_or_empty(value: Any) -> str:
     return opt_lower(value) or ""
 
 
-def js_trim_end(value: str) -> str:
-    """String.prototype.trimEnd."""
-    return value.rstrip(JS_WHITESPACE)
 
 
 def js_string(value: Any) -> str:

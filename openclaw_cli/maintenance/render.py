@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from openclaw_cli import display
-from openclaw_cli.jsstr import js_trim, locale_sort_key, pad_end, sanitize_terminal_text, utf16_len
+from openclaw_cli.jsstr import js_trim, js_trim_end, locale_sort_key, pad_end, sanitize_terminal_text, utf16_len
 from openclaw_cli.maintenance.plan import Preview
 
 ACTION_PAD = 19
@@ -57,16 +57,19 @@ def dry_run_lines(cfg: Mapping, preview: Preview, now_ms: int, show_agent: bool,
     header = " ".join([pad_end("Action", ACTION_PAD), pad_end("Key", 26), pad_end("Age", 9),
                        pad_end("Model", 14), "Flags"])
     out.append(style("heading", header))
+    from openclaw_cli.listing.runtime_config import runtime_view
+
+    runtime_cfg = runtime_view(cfg)
     for key, entry, action in rows:
         cells = [
             style(ACTION_STYLES.get(action, "error"), pad_end(action, ACTION_PAD)),
             style("key", display.key_cell(key)),
             style("muted", display.age_cell(entry.get("updatedAt"), now_ms)),
-            style("info", display.model_cell(display.display_model(cfg, key, entry))),
+            style("info", display.model_cell(display.display_model(cfg, key, entry, runtime_cfg=runtime_cfg))),
         ]
         flags = display.flags_cell(entry)
         cells.append(style("muted", flags) if flags else "")
-        out.append(" ".join(cells).rstrip())
+        out.append(js_trim_end(" ".join(cells)))
     out.extend(label_summary_lines(rows))
     return out
 
