@@ -290,3 +290,20 @@ def test_cli_tty_orphan_archive_through_pty(home):
     assert answered, output.decode(errors="replace")[-2000:]
     assert not orphan.exists()
     assert list(sessions(home).glob(f"{ORPHAN_SID}.jsonl.deleted.*"))
+
+
+def test_wedged_subagent_flags_cleared(home):
+    f2(home)
+    store = json.loads((sessions(home) / "sessions.json").read_text())
+    store["agent:main:subagent:w1"] = {"sessionId": "w1", "updatedAt": 5, "abortedLastRun": True,
+                                       "subagentRecovery": {"wedgedAt": 10, "wedgedReason": "blocked twice"}}
+    write_store(home, store)
+    run = doctor(home, non_interactive=True)
+    assert "- Found 1 wedged subagent session with automatic restart recovery tombstoned." in run.out
+    assert "  Reason: blocked twice" in run.out
+    run = doctor(home, fix=True, non_interactive=True)
+    assert "- Cleared aborted restart-recovery flags for 1 wedged subagent session." in run.out
+    entry = json.loads((sessions(home) / "sessions.json").read_text())["agent:main:subagent:w1"]
+    assert entry["abortedLastRun"] is False and entry["subagentRecovery"]["wedgedAt"] == 10
+    again = doctor(home, fix=True, non_interactive=True)
+    assert "Cleared aborted" not in again.out

@@ -263,6 +263,7 @@ def run_state_integrity(check: StateIntegrityCheck, ctx: DoctorContext, report: 
                 f'  Preview cleanup impact: openclaw sessions cleanup --store "{abs_store}" --dry-run --fix-missing',
                 f'  Prune missing entries: openclaw sessions cleanup --store "{abs_store}" --enforce --fix-missing']))
             report.step(f'openclaw sessions cleanup --store "{abs_store}" --dry-run --fix-missing')
+        _wedged_subagents(ctx, report, entries, abs_store, warnings, changes)
         main = view.entries.get(main_session_key(ctx.cfg))
         if isinstance(main, dict) and main.get("sessionId"):
             transcript = view.transcript_path(main)
@@ -311,6 +312,61 @@ def run_state_integrity(check: StateIntegrityCheck, ctx: DoctorContext, report: 
             report.pending_fix = True
     if changes:
         report.changes(changes, check_id=check.id)
+
+
+def is_wedged(entry: dict) -> bool:
+    recovery = entry.get("subagentRecovery")
+    wedged = recovery.get("wedgedAt") if isinstance(recovery, dict) else None
+    return isinstance(wedged, (int, float)) and not isinstance(wedged, bool) and wedged > 0 and wedged != float("inf")
+
+
+def _wedged_reason(entry: dict) -> str:
+    reason = (entry.get("subagentRecovery") or {}).get("wedgedReason")
+    return reason.strip() if isinstance(reason, str) and reason.strip() else \
+        "subagent orphan recovery is tombstoned for this session"
+
+
+def _wedged_subagents(ctx: DoctorContext, report: Report, entries: list, store_path: str, warnings: list[str],
+                      changes: list[str]) -> None:
+    """Entries whose automatic restart recovery was tombstoned; the repair clears a stale abort flag."""
+    wedged = [(key, entry) for key, entry in entries if is_wedged(entry)]
+    if not wedged:
+        return
+    label = fsutil.count_label(len(wedged), "wedged subagent session")
+    warnings.append("\n".join([
+        f"- Found {label} with automatic restart recovery tombstoned.",
+        "  OpenClaw will not auto-resume these child sessions on restart; reconcile their task records instead.",
+        f"  Examples: {', '.join(key for key, _ in wedged[:3])}",
+        "  Fix: openclaw tasks maintenance --apply"]))
+    if ctx.prompter.confirm_runtime_repair(f"Clear stale aborted recovery flags for {label}?", True):
+        repaired = _clear_aborted_flags(store_path, [key for key, _ in wedged], ctx.now_ms)
+        if repaired:
+            changes.append(f"- Cleared aborted restart-recovery flags for "
+                           f"{fsutil.count_label(repaired, 'wedged subagent session')}.")
+    reasons = list(dict.fromkeys(_wedged_reason(entry) for _, entry in wedged))[:2]
+    if reasons:
+        warnings.append("\n".join(f"  Reason: {reason}" for reason in reasons))
+
+
+def _clear_aborted_flags(store_path: str, keys: list[str], now_ms: int) -> int:
+    """Re-read the store, set `abortedLastRun: false` on wedged entries that still abort, save."""
+    from openclaw_cli.errors import StoreError
+    from openclaw_cli.store import load_store, save_store
+
+    try:
+        loaded = load_store(store_path)
+    except StoreError:
+        return 0
+    repaired = 0
+    for key in keys:
+        entry = loaded.store.get(key)
+        if isinstance(entry, dict) and is_wedged(entry) and entry.get("abortedLastRun") is True:
+            entry["abortedLastRun"] = False
+            entry["updatedAt"] = now_ms
+            repaired += 1
+    if repaired:
+        save_store(store_path, loaded.store, durable=True)
+    return repaired
 
 
 def _fixable(line: str) -> bool:
