@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterable
 
@@ -43,7 +44,15 @@ def ansi_style(style: str, text: str) -> str:
     return f"\x1b[{code}m{text}\x1b[0m" if code and text else text
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """Lone UTF-16 surrogates (from slicing astral characters) print as U+FFFD, as Node prints them."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
 def print_lines(lines: Iterable[str]) -> None:
     write = sys.stdout.write
     for line in lines:
-        write(line + "\n")
+        write(printable(line) + "\n")

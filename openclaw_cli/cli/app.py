@@ -70,11 +70,13 @@ def main(argv: list[str] | None = None) -> None:
         code = app(args, prog_name="openclaw", standalone_mode=False)
     except CliError as err:
         sys.stderr.write(err.message.rstrip("\n") + "\n")
+        if err.hint:
+            sys.stderr.write(f"hint: {err.hint}\n")
         sys.exit(err.exit_code)
     except click_exc.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
-    except click_exc.Abort:
+    except typer.Abort:
         sys.stderr.write("aborted\n")
         sys.exit(1)
     except KeyboardInterrupt:

@@ -118,13 +118,30 @@ def cleanup_cmd(
     json_out: bool = typer.Option(False, "--json", help="Output JSON"),
     store: str = typer.Option(None, "--store", metavar="PATH", help=STORE_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing unless something failed (for cron)"),
+    url: str = typer.Option(None, "--url", metavar="URL", help="Gateway WebSocket URL (needs --token or --password)"),
+    token: str = typer.Option(None, "--token", metavar="TOKEN", help="Gateway token (else OPENCLAW_GATEWAY_TOKEN)"),
+    password: str = typer.Option(None, "--password", metavar="PASSWORD",
+                                 help="Gateway password (else OPENCLAW_GATEWAY_PASSWORD)"),
+    timeout: str = typer.Option(None, "--timeout", metavar="MS", help="Gateway call timeout in ms (default 10000)"),
 ) -> None:
-    """Run session-store maintenance now."""
-    from openclaw_cli.commands.cleanup_cli import run_cleanup_command
+    """Run session-store maintenance now.
 
+    Without --dry-run and --store, a running Gateway does the work (it owns the store while it
+    runs); when nothing listens at the Gateway address, the store is maintained directly.
+    """
+    from openclaw_cli.commands.cleanup_cli import run_cleanup_command
+    from openclaw_cli.commands.delegate import GatewayOptions
+
+    gateway = GatewayOptions(url=url, token=token, password=password, timeout_ms=_timeout_ms(timeout))
     parent = ctx.obj or {}
     run_cleanup_command(
         active_key=active_key, agent=agent if agent is not None else parent.get("agent"),
         all_agents=all_agents or bool(parent.get("all_agents")), dry_run=dry_run, enforce=enforce,
         fix_dm_scope=fix_dm_scope, fix_missing=fix_missing, json_out=json_out or bool(parent.get("json")),
-        store=store if store is not None else parent.get("store"), quiet=quiet)
+        store=store if store is not None else parent.get("store"), quiet=quiet, gateway=gateway)
+
+
+def _timeout_ms(raw: str | None) -> int | None:
+    from openclaw_cli.gateway.discovery import parse_timeout_ms
+
+    return parse_timeout_ms(raw, None)

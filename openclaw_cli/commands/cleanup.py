@@ -27,6 +27,7 @@ class CleanupOutcome:
     summaries: list[dict]
     cfg: Mapping
     now_ms: int
+    logs: list[tuple[str, str]] = None  # type: ignore[assignment]  (level, message) in run order
 
     def json_value(self) -> dict:
         """A single summary bare; several (or none) wrapped as the reference wraps them."""
@@ -58,14 +59,15 @@ def run_cleanup(req: CleanupRequest, env: Mapping[str, str] | None = None) -> Cl
     targets = resolve_targets(cfg, req, env)
     # Read (and validate) every store before changing any of them.
     loaded = [(t, load_store(t.store_path)) for t in targets]
-    outcome = CleanupOutcome(mode, req.options.dry_run, [], [], cfg, 0)
+    outcome = CleanupOutcome(mode, req.options.dry_run, [], [], cfg, 0, [])
     for target, store in loaded:
         now_ms = int(time.time() * 1000)
         outcome.now_ms = now_ms
         if req.options.dry_run:
             outcome.previews.append(_preview(cfg, target, store, settings, mode, req.options, env, now_ms))
         else:
-            outcome.summaries.append(_apply(cfg, target, store, settings, mode, req.options, env, now_ms))
+            outcome.summaries.append(_apply(cfg, target, store, settings, mode, req.options, env, now_ms,
+                                            outcome.logs))
     return outcome
 
 
@@ -78,7 +80,7 @@ def _preview(cfg, target, loaded, settings, mode, opts, env, now_ms):
                          opts=opts, env=env, now_ms=now_ms)
 
 
-def _apply(cfg, target, loaded, settings, mode, opts, env, now_ms) -> dict:
+def _apply(cfg, target, loaded, settings, mode, opts, env, now_ms, logs) -> dict:
     from openclaw_cli.maintenance.apply import plan_apply
     from openclaw_cli.maintenance.execute import execute
     from openclaw_cli.maintenance.fsview import FsView
@@ -88,4 +90,5 @@ def _apply(cfg, target, loaded, settings, mode, opts, env, now_ms) -> dict:
     plan = plan_apply(cfg=cfg, target=target, loaded=loaded, view=view, settings=settings, mode=mode,
                       opts=opts, env=env, now_ms=now_ms, home=resolve_required_home(env))
     execute(plan)
+    logs.extend(plan.logs)
     return plan.summary

@@ -9,9 +9,26 @@ from openclaw_cli.maintenance.plan import CleanupOptions
 
 
 def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_dm_scope, fix_missing,
-                        json_out, store, quiet) -> None:
+                        json_out, store, quiet, gateway=None) -> None:
+    import os
+
     from openclaw_cli import output
+    from openclaw_cli.commands.delegate import GatewayOptions, cleanup_via_gateway
     from openclaw_cli.maintenance import render
+
+    if not store and not dry_run:
+        params = {"agent": agent, "allAgents": bool(all_agents), "enforce": bool(enforce),
+                  "activeKey": active_key, "fixMissing": bool(fix_missing), "fixDmScope": bool(fix_dm_scope)}
+        result = cleanup_via_gateway(params, os.environ, gateway or GatewayOptions())
+        if result is not None:
+            if quiet:
+                return
+            if json_out:
+                output.print_json(result)
+                return
+            summaries = result.get("stores") if isinstance(result, dict) and "stores" in result else [result]
+            output.print_lines(render.applied_lines(summaries))
+            return
 
     req = CleanupRequest(
         options=CleanupOptions(dry_run=dry_run, enforce=enforce, active_key=active_key or None,
@@ -20,6 +37,7 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
     outcome = run_cleanup(req)
     if quiet:
         return
+    _print_logs(outcome.logs, json_out)
     if json_out:
         output.print_json(outcome.json_value())
         return
@@ -34,3 +52,17 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
         output.print_lines(lines)
         return
     output.print_lines(render.applied_lines(outcome.summaries))
+
+
+def _print_logs(logs, json_out: bool) -> None:
+    """Maintenance log lines as the reference prints them: info on stdout (stderr with --json),
+    warnings on stderr."""
+    from openclaw_cli import output
+
+    for level, message in logs:
+        stream = sys.stderr if (json_out or level != "info") else sys.stdout
+        text = f"[sessions/store] {message}"
+        if output.color_enabled(stream):
+            tag = output.ansi_style("error", "[sessions/store]")
+            text = f"{tag} {output.ansi_style('accent' if level == 'info' else 'warn', message)}"
+        stream.write(text + "\n")

@@ -441,3 +441,27 @@ def resolve_connection(method: str, cfg: Mapping[str, Any] | None, env: Mapping[
                  f"{ENV_PASSWORD}, or pass --token / --password.")
     return GatewayConnection(target=target, credentials=credentials, method=method,
                              auth_mode=auth_mode, config_path=config_path)
+
+
+def is_listening(url: str, timeout_s: float = 2.0) -> bool | None:
+    """Whether anything accepts a TCP connection at a ws(s) URL's host and port.
+
+    False only for a refused connection (nothing listening: no Gateway); None when the answer is
+    unknown (unreachable host, timeout); True when something accepted the connection.
+    """
+    import socket
+    from urllib.parse import urlparse
+
+    try:
+        parsed = urlparse(url)
+        host = parsed.hostname or "127.0.0.1"
+        port = parsed.port or (443 if parsed.scheme == "wss" else 80)
+    except ValueError:
+        return None
+    try:
+        with socket.create_connection((host, port), timeout=timeout_s):
+            return True
+    except ConnectionRefusedError:
+        return False
+    except OSError:
+        return None

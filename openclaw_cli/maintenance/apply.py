@@ -26,6 +26,7 @@ class ApplyPlan:
     effects_after_write: list[Effect]
     summary: dict
     view: FsView = field(repr=False, default=None)  # type: ignore[assignment]
+    logs: list[tuple[str, str]] = field(default_factory=list)  # (level, message), as the reference logs
 
 
 def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: MaintenanceSettings,
@@ -75,19 +76,31 @@ def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: 
     before_count = len(store)
     preserve = preserve_keys(opts.active_key)
     model_runs = pruned = capped = 0
+    logs: list[tuple[str, str]] = []
     if mode == "warn":
+        if opts.active_key and opts.active_key.strip() and _would_evict_active(
+                store, opts.active_key.strip(), settings, now_ms):
+            logs.append(("warn", "session maintenance would evict active session; skipping enforcement"))
         disk = budget.enforce_disk_budget(
             store=store, store_path=target.store_path, paths=paths, max_bytes=settings.max_disk_bytes,
             high_water=settings.high_water_bytes, active_key=opts.active_key, preserve=None,
             warn_only=True, dry_run=False, now_ms=now_ms)
+        if disk is not None and disk["overBudget"]:
+            logs.append(("warn", "session disk budget exceeded (warn-only mode)"))
     else:
         removed_files: dict[str, str | None] = {}
         remember = lambda _k, e: archive.remember_removed(removed_files, e)  # noqa: E731
         if before_count > settings.max_entries:
             model_runs = steps.prune_model_runs(store, settings.model_run_prune_after_ms, now_ms, preserve,
                                                 on_pruned=remember)
+        if model_runs:
+            logs.append(("info", "pruned stale gateway model-run session entries"))
         pruned = steps.prune_stale(store, settings.prune_after_ms, now_ms, preserve, on_pruned=remember)
+        if pruned:
+            logs.append(("info", "pruned stale session entries"))
         capped = steps.cap_entries(store, settings.max_entries, preserve, on_capped=remember)
+        if capped:
+            logs.append(("info", "capped session entry count"))
         referenced_ids = {e.get("sessionId") for e in store.values() if e.get("sessionId")}
         archived_dirs = archive.archive_transcripts(paths, removed_files, referenced_ids, "deleted", now_ms, home)
         if removed_files:
@@ -102,6 +115,11 @@ def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: 
             store=store, store_path=target.store_path, paths=paths, max_bytes=settings.max_disk_bytes,
             high_water=settings.high_water_bytes, active_key=opts.active_key, preserve=preserve,
             warn_only=False, dry_run=False, now_ms=now_ms)
+        if disk is not None and disk["overBudget"]:
+            if disk["totalBytesAfter"] > disk["highWaterBytes"]:
+                logs.append(("warn", "session disk budget still above high-water target after cleanup"))
+            elif disk["removedFiles"] > 0 or disk["removedEntries"] > 0:
+                logs.append(("info", "applied session disk budget cleanup"))
     effects_before = list(view.effects)
     view.effects.clear()
 
@@ -156,7 +174,47 @@ def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: 
         "applied": True,
         "appliedCount": len(store),
     }
-    return ApplyPlan(target, store, proj, write_store, effects_before, effects_after, summary, view)
+    return ApplyPlan(target, store, proj, write_store, effects_before, effects_after, summary, view, logs)
+
+
+def _would_evict_active(store: dict[str, dict], active: str, settings: MaintenanceSettings,
+                        now_ms: int) -> bool:
+    """Warn mode: would enforcement prune or cap the active session? (never for protected ones)"""
+    from openclaw_cli import keys
+
+    entry = store.get(active)
+    if entry is None or keys.is_protected_entry(active, entry):
+        return False
+    updated = entry.get("updatedAt")
+    if updated is not None and updated < now_ms - settings.prune_after_ms:
+        return True
+    names = list(store)
+    max_entries = settings.max_entries
+    if len(names) <= max_entries:
+        return False
+    if max_entries <= 0:
+        return True
+    protected = sum(1 for k in names if k != active and keys.is_protected_entry(k, store[k]))
+    room = max(0, max_entries - protected)
+    if room <= 0:
+        return True
+    inf = float("-inf")
+    active_at = updated if updated is not None else inf
+    ahead = 0
+    seen_active = False
+    for k in names:
+        if k == active:
+            seen_active = True
+            continue
+        if keys.is_protected_entry(k, store[k]):
+            continue
+        at = store[k].get("updatedAt")
+        at = at if at is not None else inf
+        if at > active_at or (not seen_active and at == active_at):
+            ahead += 1
+            if ahead >= room:
+                return True
+    return False
 
 
 def _blob_valid(store_path: str, blob) -> bool:

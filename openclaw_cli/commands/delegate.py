@@ -1,0 +1,46 @@
+"""Hand `sessions cleanup` to a running Gateway, exactly where the reference CLI does."""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from dataclasses import dataclass
+
+from openclaw_cli.errors import CliError
+
+
+@dataclass
+class GatewayOptions:
+    url: str | None = None
+    token: str | None = None
+    password: str | None = None
+    timeout_ms: int | None = None
+
+
+def cleanup_via_gateway(params: dict, env: MutableMapping[str, str], opts: GatewayOptions) -> dict | None:
+    """`sessions.cleanup` on the Gateway; None when no Gateway runs (nothing listening).
+
+    Anything that answers but refuses is an error: writing locally would race the Gateway,
+    which owns the store while it runs.
+    """
+    from openclaw_cli.config import load_config
+    from openclaw_cli.gateway import GatewayCredentialsRequired, GatewayUnavailable
+    from openclaw_cli.gateway.discovery import is_listening
+    from openclaw_cli.gateway.rpc import OFFLINE_REPAIR_HINT, connection_for, sessions_cleanup
+
+    cfg = load_config(env).data
+    try:
+        connection = connection_for("sessions.cleanup", env, cfg=cfg, url=opts.url, token=opts.token,
+                                    password=opts.password)
+    except GatewayCredentialsRequired as exc:
+        if exc.url and is_listening(exc.url) is False:
+            return None
+        raise CliError(
+            f"a Gateway may be running at {exc.url or 'the configured address'} but no token or password "
+            "is configured, so cleanup cannot be handed to it",
+            hint="Pass --token/--password (or set OPENCLAW_GATEWAY_TOKEN / OPENCLAW_GATEWAY_PASSWORD), "
+                 "or use --store <path> for an explicit offline repair") from None
+    try:
+        kwargs = {} if opts.timeout_ms is None else {"timeout_ms": opts.timeout_ms}
+        return sessions_cleanup(params, connection=connection, offline_hint=OFFLINE_REPAIR_HINT, **kwargs)
+    except GatewayUnavailable:
+        return None
