@@ -16,8 +16,10 @@ class PathError(ValueError):
     """A session id or sessionFile that cannot be turned into a path inside a sessions folder."""
 
 
-def valid_transcript_id(session_id: str) -> str | None:
+def valid_transcript_id(session_id) -> str | None:
     """The trimmed id when `<id>.jsonl` is a valid transcript name, else None."""
+    if not isinstance(session_id, str):
+        return None
     trimmed = js_trim(session_id)
     if not _SAFE_TRANSCRIPT_ID.match(trimmed) or is_checkpoint(f"{trimmed}.jsonl"):
         return None

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from openclaw_cli import jsjson
+from openclaw_cli.jsstr import js_trim
 from openclaw_cli import store as store_mod
 from openclaw_cli.maintenance import archive, budget, steps
 from openclaw_cli.maintenance.entries import EntryPaths
@@ -53,16 +54,24 @@ def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: 
     store = before.copy()
     removed_keys: set[str] = set()
     dm_removed_files: dict[str, str | None] = {}
+    # The lifecycle looks keys up trimmed: a key with surrounding whitespace is not found
+    # (or another entry under the trimmed key is), exactly as in the reference.
     dm_keys = {k for k, _ in dm_removals}
     for key, expected in missing_removals + dm_removals:
-        current = store.get(key)
+        lookup = js_trim(key)
+        if not lookup:
+            continue
+        current = store.get(lookup)
         if current is None or not _same_entry(current, expected):
             continue
         if key in dm_keys and current.get("sessionId"):
             archive.remember_removed(dm_removed_files, current)
-        del store[key]
-        removed_keys.add(key)
+        del store[lookup]
+        removed_keys.add(lookup)
     for key, new_file, old_file, sid in repair_plans:
+        key = js_trim(key)
+        if not key:
+            continue
         current = store.get(key)
         if (current is None or current.get("sessionId") != sid or current.get("sessionFile") != old_file
                 or not paths.exists_with_messages(new_file)):
@@ -149,7 +158,7 @@ def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: 
     view.effects.clear()
 
     repaired = sum(1 for key, new_file, _o, _s in repair_plans
-                   if store.get(key, {}).get("sessionFile") == new_file)
+                   if (store.get(key) or {}).get("sessionFile") == new_file)
     missing = sum(1 for key, _e in missing_removals if key in removed_keys)
     dm_retired = sum(1 for key, _e in dm_removals if key in removed_keys)
     would_mutate = (missing > 0 or repaired > 0 or dm_retired > 0 or model_runs > 0 or pruned > 0 or capped > 0

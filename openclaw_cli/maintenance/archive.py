@@ -87,8 +87,10 @@ def _read_pointer(paths: EntryPaths, pointer: str, session_id: str) -> str | Non
     if not isinstance(parsed, dict):
         return None
     runtime = parsed.get("runtimeFile")
-    if (parsed.get("traceSchema") != "openclaw-trajectory-pointer" or parsed.get("schemaVersion") != 1
-            or parsed.get("sessionId") != session_id or not isinstance(runtime, str) or not js_trim(runtime)):
+    # A removed entry without a sessionId matches only a pointer without one (undefined === undefined).
+    same_id = "sessionId" not in parsed if session_id is None else parsed.get("sessionId") == session_id
+    if (parsed.get("traceSchema") != "openclaw-trajectory-pointer" or not _is_one(parsed.get("schemaVersion"))
+            or not same_id or not isinstance(runtime, str) or not js_trim(runtime)):
         return None
     return jspath.resolve(runtime)
 
@@ -160,3 +162,7 @@ def age_archives(paths: EntryPaths, directories: list[str], rules: list[tuple[st
                         removed += 1
                 break
     return removed
+
+
+def _is_one(value) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and value == 1
