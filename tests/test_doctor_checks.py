@@ -6,8 +6,6 @@ import json
 import os
 import time
 
-import pytest
-
 from test_doctor_support import (GROUP_SID, MAIN_SID, ORPHAN_SID, TOKEN, doctor, f1, f2, header, iso_ago,
                                  lint, lint_ids, sessions, state, write_config, write_lock, write_store,
                                  write_transcript)
@@ -253,10 +251,13 @@ def test_legacy_config_and_plugin_slots(home):
     f1(home)
     run = lint(home, include_all=True)
     legacy = [(f["path"], f["message"].split(" ")[0]) for f in run.findings("core/doctor/legacy-config")]
-    assert legacy == [("session", "session.parentForkMaxTokens"), ("session.maintenance", "session.maintenance.rotateBytes")]
+    assert legacy == [("session", "session.parentForkMaxTokens"),
+                      ("session.maintenance", "session.maintenance.rotateBytes")]
     slots = run.findings("core/doctor/plugin-slots")
-    assert [f["message"] for f in slots] == ['plugins.slots.contextEngine: slot references missing plugin "lossless-claw".']
-    clean(home, {"gateway": {"mode": "local"}, "plugins": {"slots": {"memory": "memory-core", "contextEngine": "none"}}})
+    assert [f["message"] for f in slots] == [
+        'plugins.slots.contextEngine: slot references missing plugin "lossless-claw".']
+    clean(home, {"gateway": {"mode": "local"},
+                 "plugins": {"slots": {"memory": "memory-core", "contextEngine": "none"}}})
     assert lint(home, include_all=True).findings("core/doctor/plugin-slots") == []
     clean(home, {"gateway": {"mode": "local"}, "plugins": {"slots": {"memory": "memory-wiki"},
                                                           "deny": ["memory-wiki"]}})
@@ -288,7 +289,8 @@ def test_session_store_health(home):
     assert all("openclaw sessions cleanup --store" in f["fixHint"] for f in found)
     (sessions(home) / "sessions.json").write_text("{ not json")
     found = lint(home, only=["core/doctor/session-store"]).findings()
-    assert [f["severity"] for f in found] == ["error"] and found[0]["message"].startswith("Session store does not parse")
+    assert [f["severity"] for f in found] == ["error"]
+    assert found[0]["message"].startswith("Session store does not parse")
 
 
 def test_session_store_missing_and_orphans(home):

@@ -1,5 +1,4 @@
-"""`core/doctor/gateway-health` through the Gateway client: healthy, refused, unauthorised,
-not listening; against fake servers and the real 2026.7.1 Gateway."""
+"""`core/doctor/gateway-health` against fake Gateways and the real 2026.7.1 Gateway."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ from urllib.parse import urlparse
 import pytest
 
 from gateway_fixture import challenge_frame, closed_port
-from test_doctor_support import doctor, lint, state, write_config
+from test_doctor_support import doctor, lint, write_config
 
 SECRET = "gw-secret-token-0123456789abcdef"
 

@@ -1,5 +1,4 @@
-"""Legacy-config rules and migrations: each rule stops matching once its migration ran, and a
-second pass changes nothing (idempotent, as `doctor --fix` twice must be)."""
+"""Legacy-config rules and migrations: each rule stops matching after its migration; idempotent."""
 
 from __future__ import annotations
 
@@ -48,7 +47,8 @@ def test_migrated_shape():
 
 
 @pytest.mark.parametrize("cfg,change", [
-    ({"channels": {"whatsapp": {}}, "routing": {"allowFrom": ["x"]}}, "Moved routing.allowFrom → channels.whatsapp.allowFrom."),
+    ({"channels": {"whatsapp": {}}, "routing": {"allowFrom": ["x"]}},
+     "Moved routing.allowFrom → channels.whatsapp.allowFrom."),
     ({"channels": {"telegram": {"requireMention": True, "groups": {"*": {"requireMention": False}}}}},
      'Removed channels.telegram.requireMention (channels.telegram.groups."*" already set).'),
     ({"channels": {"feishu": {"accounts": {"a": {"botName": "B"}}}}},

@@ -1,13 +1,9 @@
-"""Differential tests against the reference `openclaw doctor` (2026.7.1) on combined fixtures:
-every on-disk problem the reference reports, lint JSON and human notes, we report too; `--fix`
-leaves the same files behind. The reference runs happen once, in parallel, per session."""
+"""Differential tests against the reference `openclaw doctor` 2026.7.1 on combined fixtures."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import stat
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -38,7 +34,6 @@ PARTIAL_NOTES = {  # note title -> item prefixes we reproduce
 LINT = ["doctor", "--lint", "--json", "--all", "--severity-min", "info"]
 HUMAN = ["doctor", "--non-interactive"]
 FIX = ["doctor", "--fix", "--non-interactive"]
-
 
 class Case:
     def __init__(self, root: Path, name: str, build, args: list[str]):

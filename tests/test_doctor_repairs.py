@@ -1,5 +1,4 @@
-"""Every doctor repair, each followed by a second run that shows it fixed; nothing changes
-without --fix/--yes or a yes at the prompt."""
+"""Every doctor repair with a second run showing it fixed; nothing changes without --fix or a yes."""
 
 from __future__ import annotations
 
@@ -11,8 +10,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-
-import pytest
 
 from test_doctor_support import (MAIN_SID, ORPHAN_SID, TOKEN, doctor, f1, f2, header, iso_ago, lint, sessions,
                                  state, write_config, write_lock, write_store, write_transcript)
@@ -144,7 +141,8 @@ def test_stale_lock_rules(home):
         assert left == ["empty-new.jsonl.lock", "live-old.jsonl.lock"], run.out
         assert "- Removed 4 stale session lock files." in run.out
         assert "live-old.jsonl.lock pid=%d (alive) age=3h0m stale=yes (too-old)\n" % live.pid in run.out
-        assert "foreign.jsonl.lock pid=%d (alive) age=10s stale=yes (non-openclaw-owner) [removed]" % other.pid in run.out
+        foreign = "foreign.jsonl.lock pid=%d (alive) age=10s stale=yes (non-openclaw-owner) [removed]"
+        assert foreign % other.pid in run.out
         again = doctor(home, fix=True, non_interactive=True)
         assert "[removed]" not in again.out and "Removed" not in again.out
     finally:

@@ -1,5 +1,4 @@
-"""The config as doctor sees it: authored file, resolved view, in-memory edits, and writing it
-back as OpenClaw does (2-space JSON, mode 0600, `.bak` ring, audit record)."""
+"""The config as doctor sees it (authored, resolved, edited) and writing it back like OpenClaw."""
 
 from __future__ import annotations
 

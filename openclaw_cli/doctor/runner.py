@@ -1,5 +1,4 @@
-"""A full `openclaw doctor` run: preflight, every check in order, the config write, final
-validation and what to run next."""
+"""A full `openclaw doctor` run: preflight, checks in order, config write, final validation."""
 
 from __future__ import annotations
 

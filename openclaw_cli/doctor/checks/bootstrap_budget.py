@@ -1,6 +1,4 @@
-"""How much of each workspace bootstrap file is injected into an agent's context (2026.7.1):
-per-file and total budgets, head/tail truncation, and AGENTS.md's policy digest. Lengths are
-JavaScript (UTF-16) lengths."""
+"""How much of each workspace bootstrap file is injected into context (UTF-16 lengths, 2026.7.1)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""`core/doctor/bootstrap-size`: workspace bootstrap files (AGENTS.md, SOUL.md, …) that exceed or
-approach the per-file and total injection limits."""
+"""`core/doctor/bootstrap-size`: bootstrap files over or near the per-file and total limits."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""`core/doctor/command-owner`: `commands.ownerAllowFrom` names nobody, so owner-only commands
-have no allowed sender."""
+"""`core/doctor/command-owner`: no `commands.ownerAllowFrom`, so owner-only commands have no sender."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""`core/doctor/final-config-validation`: the config file parses (JSON, then JSON5), its
-`$include`s resolve and it passes validation; missing `${VAR}`s are warnings."""
+"""`core/doctor/final-config-validation`: the config parses (JSON, JSON5), includes resolve, validates."""
 
 from __future__ import annotations
 

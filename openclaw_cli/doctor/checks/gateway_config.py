@@ -1,5 +1,4 @@
-"""`core/doctor/gateway-config` (gateway.mode set, auth mode unambiguous) and
-`core/doctor/gateway-auth` (local mode has a usable token; `--fix` generates one: 48 hex)."""
+"""`core/doctor/gateway-config` and `gateway-auth`: gateway.mode, auth mode, token (48-hex generation)."""
 
 from __future__ import annotations
 
@@ -112,7 +111,8 @@ class GatewayConfigCheck(Check):
             out.append(Finding(CONFIG_ID, "warning",
                                "gateway.auth.token and gateway.auth.password are both configured while "
                                "gateway.auth.mode is unset; auth selection is ambiguous.", "gateway.auth.mode",
-                               "Set an explicit mode: `openclaw config set gateway.auth.mode token` or `... password`."))
+                               "Set an explicit mode: `openclaw config set gateway.auth.mode token` or "
+                               "`... password`."))
         return out
 
     def run(self, ctx: DoctorContext, report: Report) -> None:

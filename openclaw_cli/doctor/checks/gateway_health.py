@@ -1,5 +1,4 @@
-"""`core/doctor/gateway-health`: ask the configured Gateway for `health` over WebSocket RPC.
-A refused, unreachable or unauthorised Gateway is a finding, never a crash."""
+"""`core/doctor/gateway-health`: the Gateway's `health` RPC; refused or unauthorised is a finding."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""`core/doctor/legacy-config`: retired or renamed config keys (2026.7.1's legacy-key table) and
-keys the schema does not know; `--fix` migrates / removes them and writes the config back."""
+"""`core/doctor/legacy-config`: retired, renamed and unknown config keys; `--fix` migrates them."""
 
 from __future__ import annotations
 

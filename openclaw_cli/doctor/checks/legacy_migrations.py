@@ -1,10 +1,9 @@
-"""The legacy-config migrations of OpenClaw 2026.7.1, applied in order to the authored config.
+"""The legacy-config migrations of OpenClaw 2026.7.1, applied in order to the authored config."""
 
-Each takes the config object (changed in place) and appends human change lines. Not ported:
-`tools.profile-configured-sections-alsoAllow`, `models.providers.openai-codex->openai`,
-`models.retired-model-refs`, the vLLM `qwenThinkingFormat` and `compat.thinkingFormat` fixes,
-the three TTS shape migrations and `tools.web.search-provider-config` (they need OpenClaw's
-model catalogs, tool catalog or provider plugins)."""
+# Not ported (they need OpenClaw's model catalogs, tool catalog or provider plugins):
+# tools.profile-configured-sections-alsoAllow, models.providers.openai-codex->openai,
+# models.retired-model-refs, the vLLM qwenThinkingFormat and compat.thinkingFormat fixes,
+# the three TTS shape migrations and tools.web.search-provider-config.
 
 from __future__ import annotations
 
@@ -115,7 +114,8 @@ def feishu_bot_name(raw: dict, changes: Changes) -> None:
     for account_id, account in accounts.items():
         if not isinstance(account, dict) or "botName" not in account:
             continue
-        legacy, current = f"channels.feishu.accounts.{account_id}.botName", f"channels.feishu.accounts.{account_id}.name"
+        base = f"channels.feishu.accounts.{account_id}"
+        legacy, current = f"{base}.botName", f"{base}.name"
         if "name" not in account:
             account["name"] = account["botName"]
             changes.append(f"Moved {legacy} → {current}.")
@@ -439,8 +439,8 @@ def memory_search_move(raw: dict, changes: Changes) -> None:
         return
     _merge_into_defaults(raw, "agents", "memorySearch", legacy, changes,
                          "Moved memorySearch → agents.defaults.memorySearch.",
-                         "Merged memorySearch → agents.defaults.memorySearch (filled missing fields from legacy; kept "
-                         "explicit agents.defaults values).")
+                         "Merged memorySearch → agents.defaults.memorySearch (filled missing fields from legacy; "
+                         "kept explicit agents.defaults values).")
     del raw["memorySearch"]
 
 

@@ -106,8 +106,8 @@ def _memory_pressure(value: Any, _root: dict) -> bool:
 
 
 def _silent_rewrite(value: Any, _root: dict) -> bool:
-    return isinstance(value, dict) and any(k not in ("__proto__", "prototype", "constructor") and _has(v, "silentReplyRewrite")
-                                           for k, v in value.items())
+    return isinstance(value, dict) and any(k not in ("__proto__", "prototype", "constructor")
+                                           and _has(v, "silentReplyRewrite") for k, v in value.items())
 
 
 def _silent_direct(value: Any, _root: dict) -> bool:
@@ -181,8 +181,8 @@ RULES: tuple[Rule, ...] = (
          'agent model config only selects primary/fallback models. Run "openclaw doctor --fix" to remove them.',
          _any_agent(lambda a: _has(a.get("model"), "timeoutMs") or _has(rec(a.get("subagents")) and
                                                                          a["subagents"].get("model"), "timeoutMs"))),
-    Rule(("agents", "defaults", "embeddedPi"), "agents.defaults.embeddedPi is legacy; use agents.defaults.embeddedAgent "
-         f"instead. {FIX}", lambda v, _r: isinstance(v, dict)),
+    Rule(("agents", "defaults", "embeddedPi"), "agents.defaults.embeddedPi is legacy; use "
+         f"agents.defaults.embeddedAgent instead. {FIX}", lambda v, _r: isinstance(v, dict)),
     Rule(("agents", "list"), f"agents.list[].embeddedPi is legacy; use agents.list[].embeddedAgent instead. {FIX}",
          _any_agent(lambda a: isinstance(a.get("embeddedPi"), dict))),
     Rule(("agents", "defaults", "agentRuntime", "fallback"), "agents.defaults.agentRuntime is ignored; set "
@@ -198,7 +198,8 @@ RULES: tuple[Rule, ...] = (
          f"instead. {FIX}", _any_agent(lambda a: isinstance(a.get("embeddedHarness"), dict))),
     Rule(("agents", "defaults", "sandbox"), "agents.defaults.sandbox.perSession is legacy; use "
          f"agents.defaults.sandbox.scope instead. {FIX}", lambda v, _r: _has(v, "perSession")),
-    Rule(("agents", "list"), f"agents.list[].sandbox.perSession is legacy; use agents.list[].sandbox.scope instead. {FIX}",
+    Rule(("agents", "list"), "agents.list[].sandbox.perSession is legacy; use agents.list[].sandbox.scope instead. "
+         f"{FIX}",
          _any_agent(lambda a: _has(a.get("sandbox"), "perSession"))),
     Rule(("memorySearch",), f"top-level memorySearch was moved; use agents.defaults.memorySearch instead. {FIX}"),
     Rule(("memorySearch", "provider"), f'memorySearch.provider = "auto" is legacy; use "openai" explicitly. {FIX}',

@@ -1,5 +1,4 @@
-"""`core/doctor/legacy-state`: pre-multi-agent folders (`<state>/sessions`, `<state>/agent`) and a
-legacy `~/.clawdbot` state folder still in use. Reported only: this tool does not move them."""
+"""`core/doctor/legacy-state`: pre-multi-agent `<state>/sessions` and `<state>/agent` (reported only)."""
 
 from __future__ import annotations
 

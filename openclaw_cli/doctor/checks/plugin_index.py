@@ -1,5 +1,4 @@
-"""Which plugin ids exist for this install: bundled with 2026.7.1, installed under the
-extension roots or `plugins.load.paths`, or recorded in the installed-plugin index."""
+"""Known plugin ids: bundled with 2026.7.1, installed in extension roots or load paths, or indexed."""
 
 from __future__ import annotations
 

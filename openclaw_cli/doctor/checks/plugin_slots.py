@@ -1,5 +1,4 @@
-"""`core/doctor/plugin-slots`: `plugins.slots.contextEngine` / `plugins.slots.memory` name a plugin
-that is not installed (`--fix` resets the slot to its default) or that is disabled."""
+"""`core/doctor/plugin-slots`: context-engine/memory slots naming a missing or disabled plugin."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""`core/doctor/security`: plaintext credentials in the config, a Gateway bound beyond loopback
-(with or without auth), heartbeat direct-message policy and exec approval notes."""
+"""`core/doctor/security`: plaintext credentials, Gateway exposure, heartbeat and exec approval notes."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""`core/doctor/session-locks`: `*.jsonl.lock` files under every agent's sessions folder, their
-staleness reasons, and removal of the stale ones that are safe to remove."""
+"""`core/doctor/session-locks`: session write-lock files, staleness reasons and safe removal."""
 
 from __future__ import annotations
 
@@ -221,7 +220,8 @@ def format_age(age_ms: int | None) -> str:
 def lock_line(ctx: DoctorContext, lock: LockInfo) -> str:
     pid = "pid=missing" if lock.pid is None else f"pid={lock.pid} ({'alive' if lock.pid_alive else 'dead'})"
     stale = f"stale=yes ({', '.join(lock.reasons) or 'unknown'})" if lock.stale else "stale=no"
-    return f"- {ctx.display(lock.path)} {pid} age={format_age(lock.age_ms)} {stale}" + (" [removed]" if lock.removed else "")
+    removed = " [removed]" if lock.removed else ""
+    return f"- {ctx.display(lock.path)} {pid} age={format_age(lock.age_ms)} {stale}{removed}"
 
 
 class SessionLocksCheck(Check):
@@ -239,8 +239,8 @@ class SessionLocksCheck(Check):
                 hint = "OpenClaw is preserving this live owned lock; inspect the owning process if it appears stuck."
             else:
                 hint = 'Run "openclaw doctor --fix" after the cleanup grace period if this stale lock remains.'
-            out.append(Finding(CHECK_ID, "warning",
-                               f"Stale session lock file: {ctx.display(lock.path)} ({', '.join(lock.reasons) or 'unknown'})",
+            reasons = ", ".join(lock.reasons) or "unknown"
+            out.append(Finding(CHECK_ID, "warning", f"Stale session lock file: {ctx.display(lock.path)} ({reasons})",
                                lock.path, hint))
         return out
 

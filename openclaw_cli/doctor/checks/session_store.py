@@ -1,6 +1,4 @@
-"""`core/doctor/session-store`: sessions.json health: unparseable, more entries than
-`session.maintenance.maxEntries`, more bytes than `maxDiskBytes`; each points at the
-`openclaw sessions cleanup` command that fixes it."""
+"""`core/doctor/session-store`: unparseable store, over maxEntries or maxDiskBytes, dangling files."""
 
 from __future__ import annotations
 
@@ -86,8 +84,8 @@ class SessionStoreCheck(Check):
                 continue
             if view.corrupt:
                 out.append(Finding(CHECK_ID, "error",
-                                   f"Session store does not parse ({view.error or 'invalid JSON'}); OpenClaw reads it as "
-                                   "empty and its next write replaces it.", store,
+                                   f"Session store does not parse ({view.error or 'invalid JSON'}); OpenClaw reads "
+                                   "it as empty and its next write replaces it.", store,
                                    "Restore it from a backup or move it aside, then check it with "
                                    f"`{_cmd(store, '--dry-run')}`."))
                 continue

@@ -1,5 +1,4 @@
-"""`core/doctor/session-transcripts`: transcripts with duplicated prompt-rewrite branches or legacy
-`openai-codex` metadata; `--fix` rewrites them (keeping a `.bak` copy of each)."""
+"""`core/doctor/session-transcripts`: broken prompt-rewrite branches and legacy codex metadata."""
 
 from __future__ import annotations
 

@@ -81,7 +81,8 @@ def orphan_agent_dirs(ctx: DoctorContext) -> list[tuple[str, str]]:
         configured.update(list_agent_ids(ctx.cfg))
     root = os.path.join(ctx.state_dir, "agents")
     override = (ctx.env.get("OPENCLAW_AGENT_DIR") or "").strip() or (ctx.env.get("PI_CODING_AGENT_DIR") or "").strip()
-    compat = resolve_user_path(override, ctx.env) if override else os.path.join(ctx.state_dir, "agents", "main", "agent")
+    compat = (resolve_user_path(override, ctx.env) if override
+              else os.path.join(ctx.state_dir, "agents", "main", "agent"))
     compat_real = fsutil.realpath_or_none(compat)
     out = []
     try:
@@ -121,7 +122,8 @@ def main_session_key(cfg: dict) -> str:
     if session.get("scope") == "global":
         return "global"
     agents = cfg.get("agents") if isinstance(cfg.get("agents"), dict) else {}
-    entries = [a for a in agents.get("list") or [] if isinstance(a, dict)] if isinstance(agents.get("list"), list) else []
+    raw_list = agents.get("list") if isinstance(agents.get("list"), list) else []
+    entries = [a for a in raw_list if isinstance(a, dict)]
     chosen = next((a.get("id") for a in entries if a.get("default")), None)
     if chosen is None and entries:
         chosen = entries[0].get("id")
@@ -304,7 +306,8 @@ def run_state_integrity(check: StateIntegrityCheck, ctx: DoctorContext, report: 
                     changes.append(f"- Archived {fsutil.count_label(archived, 'orphan transcript file')} in "
                                    f"{shown_dir} as .deleted timestamped backups.")
             elif not p.mode.can_prompt:
-                report.step("openclaw doctor (at a terminal, without --non-interactive, to archive the orphan transcripts)")
+                report.step("openclaw doctor (at a terminal, without --non-interactive, to archive the orphan "
+                            "transcripts)")
 
     if warnings:
         report.note("State integrity", warnings, check_id=check.id, findings=check.detect(ctx))

@@ -1,5 +1,4 @@
-"""`core/doctor/state-integrity`: state folder location, permissions, runtime folders, the
-default agent's transcripts (missing, one-line main, orphans) and stray agent folders."""
+"""`core/doctor/state-integrity`: state folder location, permissions and runtime folders."""
 
 from __future__ import annotations
 
@@ -122,5 +121,5 @@ def _storage_finding(issue) -> Finding:
                                             f"{issue.fs_type}), which can hurt startup and durability.", issue.path,
                        "Move OPENCLAW_STATE_DIR to SSD/NVMe-backed storage.", issue.mount_point)
     return Finding(CHECK_ID, "warning", f"State directory is on volatile {issue.fs_type} storage and may disappear "
-                                        "on reboot.", issue.path, "Move OPENCLAW_STATE_DIR to persistent local storage.",
-                   issue.mount_point)
+                                        "on reboot.", issue.path,
+                   "Move OPENCLAW_STATE_DIR to persistent local storage.", issue.mount_point)

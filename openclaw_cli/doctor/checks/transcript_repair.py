@@ -1,5 +1,4 @@
-"""Transcript branch repair: find the active branch, detect duplicated prompt-rewrite branches
-and legacy `openai-codex` metadata, and rewrite the file with a `.bak` copy."""
+"""Transcript branch repair: active branch, broken-branch detection, rewrite with a `.bak` copy."""
 
 from __future__ import annotations
 

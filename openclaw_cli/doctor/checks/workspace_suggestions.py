@@ -1,5 +1,4 @@
-"""`core/doctor/workspace-suggestions`: the default workspace has no memory system, or is not
-backed up in git."""
+"""`core/doctor/workspace-suggestions`: no memory system, or no git backup, in the workspace."""
 
 from __future__ import annotations
 
