@@ -17,17 +17,37 @@ def normalize(path: str) -> str:
     return out
 
 
-def resolve(*segments: str) -> str:
-    """`path.resolve`: absolute, normalised, no trailing slash."""
-    joined = os.getcwd()
-    for seg in segments:
-        if not seg:
-            continue
-        joined = seg if seg.startswith("/") else joined + "/" + seg
+_RESOLVED: dict[str, str] = {}
+
+
+def _resolve_joined(joined: str) -> str:
     out = posixpath.normpath(joined)
     if out.startswith("//"):
         out = "/" + out.lstrip("/")
     return out
+
+
+def resolve(*segments: str) -> str:
+    """`path.resolve`: absolute, normalised, no trailing slash (relative to the current folder)."""
+    if len(segments) == 1:
+        seg = segments[0]
+        cached = _RESOLVED.get(seg)
+        if cached is not None:
+            return cached
+        out = _resolve_joined(seg if seg.startswith("/") else os.getcwd() + "/" + seg)
+        if len(_RESOLVED) < 500_000:
+            _RESOLVED[seg] = out
+        return out
+    joined = ""
+    for seg in reversed(segments):
+        if not seg:
+            continue
+        joined = seg if not joined else seg + "/" + joined
+        if seg.startswith("/"):
+            break
+    else:
+        joined = os.getcwd() + ("/" + joined if joined else "")
+    return _resolve_joined(joined)
 
 
 def relative(from_path: str, to_path: str) -> str:
@@ -36,6 +56,8 @@ def relative(from_path: str, to_path: str) -> str:
     b = resolve(to_path)
     if a == b:
         return ""
+    if b.startswith(a) and (a == "/" or b[len(a)] == "/"):
+        return b[len(a):].lstrip("/")
     return posixpath.relpath(b, a)
 
 

@@ -143,19 +143,21 @@ def thread_id_of(key: str) -> str | None:
     return _opt(raw[marker + 8:])
 
 
+@lru_cache(maxsize=262144)
 def is_synthetic_key(key: str) -> bool:
-    rest = _rest_or_key_lower(key)
-    return (
-        is_subagent_key(key)
-        or is_acp_key(key)
-        or is_cron_key(key)
-        or rest.startswith("acp-bridge:")
-        or rest.startswith("hook:")
-        or rest.startswith("node:")
-        or rest == "heartbeat"
-        or rest.endswith(":heartbeat")
-        or ":heartbeat:" in rest
-    )
+    """Runtime-made keys (subagent, acp, cron, hook, node, heartbeat): never protected."""
+    raw = _opt(key)
+    if not raw:
+        return False
+    low = raw.lower()
+    if low.startswith(("subagent:", "acp:")):
+        return True
+    parsed = parse_agent_key(key)
+    rest = _lower_or_empty(parsed[1]) if parsed else low
+    if parsed and rest.startswith(("subagent:", "acp:", "cron:")):
+        return True
+    return (rest.startswith(("acp-bridge:", "hook:", "node:")) or rest == "heartbeat"
+            or rest.endswith(":heartbeat") or ":heartbeat:" in rest)
 
 
 # JS regexes: `.` excludes line terminators, `$` only matches at the very end, `\s` is JS whitespace.

@@ -19,15 +19,43 @@ class EntryPaths:
         self.view = view
         self.env = env
         self.sessions_dir = view.sessions_dir
+        self._artifacts: dict[tuple, tuple[int, list[str], list[str]]] = {}
 
     def rp(self, path: str) -> str | None:
         return self.view.realpath(path)
+
+    def _plain_name(self, path: str) -> str | None:
+        """`path`'s name when it is a plain, non-symlink name directly in the real folder."""
+        prefix = self.view.real_dir
+        if not path.startswith(prefix) or path[len(prefix):len(prefix) + 1] != "/":
+            return None
+        name = path[len(prefix) + 1:]
+        if not name or "/" in name or name.startswith(".") or name in self.view._symlinks:
+            return None
+        return name
+
+    def _fast_transcript(self, sid: str, file) -> str | None:
+        """The common shapes (no sessionFile, or an absolute plain path in this folder), resolved
+        without touching the disk; None when the general resolution is needed."""
+        if file is None:
+            safe = sessionpaths.valid_transcript_id(sid)
+            if safe is None or safe != sid:
+                return None
+            path = f"{self.view.real_dir}/{safe}.jsonl"
+        elif isinstance(file, str) and file and file == file.strip() and file[0] == "/":
+            path = file
+        else:
+            return None
+        return path if self._plain_name(path) else None
 
     def session_file(self, entry: dict) -> str | None:
         """resolveSessionFilePath for the entry, or None when it cannot be resolved."""
         sid = entry.get("sessionId")
         if not sid or not isinstance(sid, str):
             return None
+        fast = self._fast_transcript(sid, entry.get("sessionFile"))
+        if fast is not None:
+            return fast
         return sessionpaths.session_file_path_or_none(sid, entry.get("sessionFile"), self.sessions_dir,
                                                      self.env, self.rp)
 
@@ -39,6 +67,11 @@ class EntryPaths:
 
     def transcript_inside(self, entry: dict) -> str | None:
         """The entry's transcript as a canonical path, only when it lies inside the folder."""
+        sid = entry.get("sessionId")
+        if sid and isinstance(sid, str):
+            fast = self._fast_transcript(sid, entry.get("sessionFile"))
+            if fast is not None:
+                return fast
         resolved = self.session_file(entry)
         if resolved is None:
             return None
@@ -46,16 +79,29 @@ class EntryPaths:
         base = self.view.canonical(self.sessions_dir)
         return path if jspath.is_inside(base, path) else None
 
-    def artifact_paths(self, entry: dict) -> list[str]:
-        """Transcript (canonical), trajectory pointer and runtime sidecar of an entry."""
+    def _artifact_lists(self, entry: dict) -> tuple[list[str], list[str]]:
+        """(paths, canonical paths), cached until the view's planned effects change."""
+        sid, file = entry.get("sessionId"), entry.get("sessionFile")
+        cache_key = (sid if isinstance(sid, str) else None, file if isinstance(file, str) else None)
+        hit = self._artifacts.get(cache_key)
+        if hit is not None and hit[0] == self.view.version:
+            return hit[1], hit[2]
         transcript = self.transcript_inside(entry)
         if transcript is None:
-            return []
-        return [transcript, sessionpaths.trajectory_pointer_path(transcript),
-                sessionpaths.trajectory_runtime_path(transcript)]
+            paths: list[str] = []
+        else:
+            paths = [transcript, sessionpaths.trajectory_pointer_path(transcript),
+                     sessionpaths.trajectory_runtime_path(transcript)]
+        canonical = [p if self._plain_name(p) else self.view.canonical(p) for p in paths]
+        self._artifacts[cache_key] = (self.view.version, paths, canonical)
+        return paths, canonical
+
+    def artifact_paths(self, entry: dict) -> list[str]:
+        """Transcript (canonical), trajectory pointer and runtime sidecar of an entry."""
+        return list(self._artifact_lists(entry)[0])
 
     def artifact_canonical_paths(self, entry: dict) -> list[str]:
-        return [self.view.canonical(p) for p in self.artifact_paths(entry)]
+        return list(self._artifact_lists(entry)[1])
 
     def referenced_paths(self, store: Mapping[str, dict]) -> set[str]:
         """Paths kept alive by the store: transcripts, their sidecars, checkpoint files."""

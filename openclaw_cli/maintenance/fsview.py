@@ -69,6 +69,8 @@ class FsView:
     _symlinks: set[str] = field(default_factory=set)
     overlay: dict[str, Virtual | None] = field(default_factory=dict)
     _written_dirs: set[str] = field(default_factory=set)
+    _real_cache: dict[str, str | None] = field(default_factory=dict)
+    version: int = 0  # bumped by every planned effect, so callers can cache path answers
     effects: list[Effect] = field(default_factory=list)
     scanned: bool = False
 
@@ -172,7 +174,12 @@ class FsView:
                 return None
             if name not in self._symlinks:
                 return key
-        real = jspath.realpath_or_none(resolved)
+        if resolved in self._real_cache:
+            real = self._real_cache[resolved]
+        else:
+            real = jspath.realpath_or_none(resolved)
+            if len(self._real_cache) < 200_000:
+                self._real_cache[resolved] = real
         if real is None:
             return None
         rkey = self._key(real)
@@ -280,6 +287,7 @@ class FsView:
         prior = self.overlay.get(skey)
         origin = prior.origin if isinstance(prior, Virtual) and prior.origin else skey
         size, mtime = (info[1], info[2]) if info else (0, 0)
+        self.version += 1
         self.overlay[dkey] = Virtual(size, mtime, origin=origin,
                                      data=prior.data if isinstance(prior, Virtual) else None)
         self.overlay[skey] = None
@@ -289,11 +297,13 @@ class FsView:
         info = self.lstat(path)
         key = self._key(path)
         size, mtime = (info[1], info[2]) if info else (0, 0)
+        self.version += 1
         self.overlay[key] = None
         self.effects.append(Effect("delete", key, None, size, mtime, reason=reason))
 
     def plan_write(self, path: str, data: bytes, mtime_ns: int, reason: str) -> None:
         key = self._key(path)
+        self.version += 1
         self.overlay[key] = Virtual(len(data), mtime_ns, data=data)
         parent = key.rsplit("/", 1)[0]
         while parent and parent not in self._written_dirs and parent != self.real_dir:
