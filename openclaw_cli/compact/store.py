@@ -1,20 +1,14 @@
-"""The `sessions.json` entry changes a compaction makes, plus a minimal read/patch/write helper."""
+"""The `sessions.json` entry changes a compaction makes, and the read/patch/write of that entry."""
 
 from __future__ import annotations
 
-import contextlib
-import json
 import math
-import os
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from openclaw_cli.compact.clock import now_ms
-from openclaw_cli.errors import StoreError
-from openclaw_cli.transcript import jsjson
 
 MAX_CHECKPOINTS = 25
 
@@ -107,47 +101,24 @@ def apply_compaction_to_entry(entry: dict[str, Any], result: CompactionOutcome) 
 
 
 def load_store(path: str | Path) -> dict[str, Any]:
-    """`sessions.json` as an ordered dict; a missing file is an empty store."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except OSError as exc:
-        raise StoreError(f"cannot read session store {path}: {exc.strerror or exc}") from None
-    try:
-        store = json.loads(text) if text.strip() else {}
-    except ValueError as exc:
-        raise StoreError(f"session store {path} is not valid JSON: {exc}") from None
-    if not isinstance(store, dict):
-        raise StoreError(f"session store {path} is not a JSON object")
-    return store
+    """`sessions.json` as the reference loads it (normalised, prompt blobs hydrated); a missing
+    file is an empty store; a corrupt one raises StoreError."""
+    from openclaw_cli.store import load_store as load_session_store
 
-
-def write_store(path: str | Path, store: dict[str, Any]) -> None:
-    """Write like the reference: 2-space JSON, no trailing newline, temp file + rename, 0600."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.parent / f"{path.name}.{os.getpid()}.{uuid.uuid4()}.tmp"
-    data = jsjson.stringify(store, 2).encode("utf-8")
-    try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temp, path)
-        with contextlib.suppress(OSError):
-            os.chmod(path, 0o600)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            temp.unlink()
-        raise
+    return load_session_store(path).store
 
 
 def update_store_entry(path: str | Path, key: str, result: CompactionOutcome) -> dict[str, Any] | None:
-    """Re-read the store, apply the compaction to `key`, write it back; the new entry or None."""
-    store = load_store(path)
+    """Re-read the store, apply the compaction to `key`, write it back byte-exact like the
+    reference (normalise, project prompt blobs, temp file + rename); the new entry or None."""
+    from openclaw_cli import store as store_mod
+
+    loaded = store_mod.load_store(path)
+    store = loaded.store
     entry = store.get(key)
     if not isinstance(entry, dict):
         return None
     store[key] = apply_compaction_to_entry(entry, result)
-    write_store(path, store)
-    return store[key]
+    store_mod.save_store(path, store, unchanged_serialization=loaded.unchanged_serialization,
+                         durable=True)
+    return store.get(key)
