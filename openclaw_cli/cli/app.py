@@ -8,6 +8,7 @@ import sys
 import typer
 
 from openclaw_cli import __version__
+from openclaw_cli.cli import compact as compact_cli
 from openclaw_cli.cli import context as context_cli
 from openclaw_cli.cli import doctor as doctor_cli
 from openclaw_cli.cli import sessions as sessions_cli
@@ -26,6 +27,7 @@ app = typer.Typer(
 app.add_typer(sessions_cli.app, name="sessions")
 app.add_typer(context_cli.app, name="context")
 app.add_typer(doctor_cli.app, name="doctor")
+compact_cli.register(app)
 
 
 def _version(value: bool) -> None:

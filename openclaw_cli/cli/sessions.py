@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typer
 
+from openclaw_cli.cli import compact as compact_cli
+
 app = typer.Typer(
     help="List stored conversation sessions, and maintain the session store.",
     invoke_without_command=True,
@@ -145,3 +147,6 @@ def _timeout_ms(raw: str | None) -> int | None:
     from openclaw_cli.gateway.discovery import parse_timeout_ms
 
     return parse_timeout_ms(raw, None)
+
+
+compact_cli.register(app)

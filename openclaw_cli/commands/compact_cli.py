@@ -1,0 +1,463 @@
+"""Glue for `openclaw compact KEY`: a running Gateway does it, else the files are compacted here."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from openclaw_cli.errors import CliError, UsageError
+
+MAX_LINES_ERROR = "--max-lines must be a positive integer."
+TIMEOUT_ERROR = "--timeout must be a positive integer (milliseconds)."
+EMPTY_KEY_ERROR = "invalid sessions.compact params: at /key: must not have fewer than 1 characters"
+SUMMARIZERS = ("extractive", "openai")
+CONFIG_KEY_ENV = "OPENCLAW_CLI_COMPACT_API_KEY"  # hands a configured provider key to the summarizer
+OPENAI_APIS = ("openai-completions",)
+OFFLINE_HINT = "use --offline to compact the local files without a Gateway"
+
+
+@dataclass
+class CompactRequest:
+    """The command line of `openclaw compact` / `openclaw sessions compact`."""
+
+    key: str
+    agent: str | None = None
+    max_lines: str | None = None
+    json: bool = False
+    url: str | None = None
+    token: str | None = None
+    password: str | None = None
+    timeout: str | None = None
+    dry_run: bool = False
+    offline: bool = False
+    summarizer: str | None = None
+    base_url: str | None = None
+    model: str | None = None
+    api_key_env: str | None = None
+    summary_file: str | None = None
+    refused_parent_options: list[str] = field(default_factory=list)
+
+    @property
+    def offline_only_options(self) -> list[str]:
+        """Our options that only make sense on the local files."""
+        named = (("--summarizer", self.summarizer), ("--base-url", self.base_url), ("--model", self.model),
+                 ("--api-key-env", self.api_key_env), ("--summary-file", self.summary_file))
+        return [flag for flag, value in named if value is not None]
+
+    @property
+    def local_only(self) -> bool:
+        return self.dry_run or self.offline or bool(self.offline_only_options)
+
+    def secrets(self) -> tuple[str, ...]:
+        return tuple(s for s in (self.token, self.password) if s)
+
+
+class CompactFailed(CliError):
+    """A failure printed as the reference prints one: `Compaction failed: …` or `{ok:false, key, error}`."""
+
+
+# -- entry point ---------------------------------------------------------------------------
+
+
+def run_compact_command(req: CompactRequest, env: MutableMapping[str, str] | None = None) -> int:
+    """Validate, choose Gateway or local files, print like the reference; the exit code."""
+    from openclaw_cli.listing.options import parse_strict_positive_integer
+
+    env = os.environ if env is None else env
+    if req.refused_parent_options:
+        opts = req.refused_parent_options
+        raise CliError(f"`sessions compact` does not support the parent `sessions` "
+                       f"{'options' if len(opts) > 1 else 'option'} {', '.join(opts)}; the gateway "
+                       "resolves the target store from <key> and --agent.")
+    max_lines = parse_strict_positive_integer(req.max_lines) if req.max_lines is not None else None
+    if req.max_lines is not None and max_lines is None:
+        raise CliError(MAX_LINES_ERROR)
+    timeout_ms = parse_strict_positive_integer(req.timeout) if req.timeout is not None else None
+    if req.timeout is not None and timeout_ms is None:
+        raise CliError(TIMEOUT_ERROR)
+    _check_our_options(req, max_lines)
+    try:
+        result = None
+        if not req.local_only:
+            result = _via_gateway(req, env, max_lines, timeout_ms)
+        if result is None:
+            return _run_offline(req, env, max_lines)
+        return _print_result(result, req)
+    except CompactFailed as exc:
+        return _print_failure(req, exc)
+
+
+def _check_our_options(req: CompactRequest, max_lines: int | None) -> None:
+    if req.summarizer is not None and req.summarizer not in SUMMARIZERS:
+        raise UsageError(f"--summarizer must be one of {', '.join(SUMMARIZERS)} (got {req.summarizer!r}); "
+                         "use --summary-file for a summary written elsewhere")
+    if max_lines is not None and req.offline_only_options:
+        raise UsageError(f"--max-lines trims the transcript without a summary; it cannot be combined with "
+                         f"{', '.join(req.offline_only_options)}")
+    if req.summary_file is not None and req.summarizer is not None:
+        raise UsageError("--summary-file is the summary; it cannot be combined with --summarizer")
+    model_opts = [f for f, v in (("--base-url", req.base_url), ("--model", req.model),
+                                 ("--api-key-env", req.api_key_env)) if v is not None]
+    if model_opts and req.summarizer != "openai":
+        raise UsageError(f"{', '.join(model_opts)} only apply to --summarizer openai")
+    if req.url is not None and req.local_only:
+        why = "--dry-run" if req.dry_run else "--offline" if req.offline else req.offline_only_options[0]
+        raise UsageError(f"{why} works on the local files; it cannot be combined with --url")
+
+
+# -- through the Gateway -------------------------------------------------------------------
+
+
+def _scrubbed(req: CompactRequest, text: str) -> str:
+    from openclaw_cli.gateway.errors import scrub
+
+    return scrub(text, req.secrets())
+
+
+def _via_gateway(req: CompactRequest, env: MutableMapping[str, str], max_lines: int | None,
+                 timeout_ms: int | None) -> dict[str, Any] | None:
+    """The Gateway's `sessions.compact` reply; None when no local Gateway runs (work offline)."""
+    from openclaw_cli.config import load_config
+    from openclaw_cli.gateway import (GatewayCredentialsRequired, GatewayError, GatewayRequestError,
+                                      GatewayUnavailable)
+    from openclaw_cli.gateway.discovery import SOURCE_LOCAL, SOURCE_REMOTE_MISSING, is_listening
+    from openclaw_cli.gateway.rpc import connection_for, sessions_compact
+
+    cfg = load_config(env).data
+    params: dict[str, Any] = {"key": req.key}
+    if req.agent:
+        params["agentId"] = req.agent
+    if max_lines is not None:
+        params["maxLines"] = max_lines
+    try:
+        connection = connection_for("sessions.compact", env, cfg=cfg, url=req.url, token=req.token,
+                                    password=req.password)
+    except GatewayCredentialsRequired as exc:
+        if exc.url and is_listening(exc.url) is False:
+            return None
+        raise CompactFailed(
+            f"a Gateway may be running at {exc.url or 'the configured address'} but no token or password "
+            "is configured, so the compaction cannot be handed to it",
+            hint="pass --token/--password (or set OPENCLAW_GATEWAY_TOKEN / OPENCLAW_GATEWAY_PASSWORD), "
+                 "or use --offline to compact the local files") from None
+    except GatewayError as exc:
+        raise CompactFailed(_scrubbed(req, exc.message), hint=exc.hint) from None
+    local = connection.target.url_source in (SOURCE_LOCAL, SOURCE_REMOTE_MISSING)
+    try:
+        return sessions_compact(params, connection=connection, timeout_ms=timeout_ms)
+    except GatewayUnavailable as exc:
+        if local:
+            return None
+        raise CompactFailed(_scrubbed(req, exc.message), hint=OFFLINE_HINT) from None
+    except GatewayRequestError as exc:
+        # the Gateway's own words, as the reference prints them ("Unknown agent id …")
+        message = exc.server_message if exc.method == "sessions.compact" and exc.server_message else exc.message
+        raise CompactFailed(_scrubbed(req, message), hint=exc.hint) from None
+    except GatewayError as exc:
+        raise CompactFailed(_scrubbed(req, exc.message), hint=exc.hint) from None
+
+
+# -- on the files --------------------------------------------------------------------------
+
+
+@dataclass
+class LocalTarget:
+    key: str
+    agent_id: str
+    store_path: str
+
+
+def resolve_local_target(cfg: Mapping[str, Any], env: Mapping[str, str], key: str,
+                         agent: str | None) -> LocalTarget:
+    """The canonical key, agent and store the Gateway's `sessions.compact` would use."""
+    from openclaw_cli.agents import list_agent_ids, normalize_agent_id, resolve_default_agent_id, resolve_store_path
+    from openclaw_cli.keys import parse_agent_key
+    from openclaw_cli.listing.store_key import resolve_session_store_key
+    from openclaw_cli.units import js_trim
+
+    if key == "":
+        raise CompactFailed(EMPTY_KEY_ERROR)
+    trimmed = js_trim(key)
+    if not trimmed:
+        raise CompactFailed("key required")
+    canonical = resolve_session_store_key(cfg, trimmed, None)
+    parsed = parse_agent_key(trimmed)
+    requested = js_trim(agent) if agent else ""
+    agent_ids = list_agent_ids(cfg)
+    default_agent = normalize_agent_id(resolve_default_agent_id(cfg))
+
+    def store_agent(k: str) -> str:
+        if k in ("global", "unknown"):
+            return default_agent
+        parsed_key = parse_agent_key(k)
+        return normalize_agent_id(parsed_key[0]) if parsed_key else default_agent
+
+    if requested:
+        agent_id = normalize_agent_id(requested)
+        if agent_id not in agent_ids:
+            raise CompactFailed(f'Unknown agent id "{agent}"')
+        if parsed and normalize_agent_id(parsed[0]) != agent_id:
+            raise CompactFailed("session key agent does not match agentId")
+        if canonical != "global" and store_agent(canonical) != agent_id:
+            raise CompactFailed("session key agent does not match agentId")
+    elif parsed and canonical == "global" and normalize_agent_id(parsed[0]) not in agent_ids:
+        raise CompactFailed(f'Unknown agent id "{parsed[0]}"')
+    if canonical == "global" and requested:
+        owner = normalize_agent_id(requested)
+    elif canonical == "global" and parsed:
+        owner = normalize_agent_id(parsed[0])
+    else:
+        owner = store_agent(canonical)
+    session = cfg.get("session") if isinstance(cfg.get("session"), Mapping) else {}
+    template = session.get("store") if isinstance(session.get("store"), str) else None
+    return LocalTarget(key=canonical, agent_id=owner, store_path=resolve_store_path(template, owner, env))
+
+
+@dataclass
+class ModelChoice:
+    base_url: str
+    model: str
+    api_key_env: str | None
+
+
+def _provider_config(cfg: Mapping[str, Any], provider: str) -> Mapping[str, Any]:
+    models = cfg.get("models") if isinstance(cfg.get("models"), Mapping) else {}
+    providers = models.get("providers") if isinstance(models.get("providers"), Mapping) else {}
+    found = providers.get(provider)
+    return found if isinstance(found, Mapping) else {}
+
+
+def _session_model(cfg: Mapping[str, Any], target: LocalTarget) -> str | None:
+    """`provider/model` the Gateway would compact with: the session's override or last model, else
+    the agent default (`agents.defaults.model.primary`)."""
+    from openclaw_cli.store import load_store
+
+    try:
+        entry = load_store(target.store_path).store.get(target.key)
+    except CliError:
+        entry = None
+    entry = entry if isinstance(entry, Mapping) else {}
+    for provider_field, model_field in (("providerOverride", "modelOverride"), ("modelProvider", "model")):
+        model, provider = entry.get(model_field), entry.get(provider_field)
+        if isinstance(model, str) and model.strip():
+            if "/" in model or not (isinstance(provider, str) and provider.strip()):
+                return model.strip()
+            return f"{provider.strip()}/{model.strip()}"
+    agents = cfg.get("agents") if isinstance(cfg.get("agents"), Mapping) else {}
+    defaults = agents.get("defaults") if isinstance(agents.get("defaults"), Mapping) else {}
+    primary = defaults.get("model")
+    if isinstance(primary, Mapping):
+        primary = primary.get("primary")
+    return primary.strip() if isinstance(primary, str) and primary.strip() else None
+
+
+def choose_model(req: CompactRequest, cfg: Mapping[str, Any], target: LocalTarget,
+                 env: MutableMapping[str, str]) -> ModelChoice:
+    """Endpoint, model and key for `--summarizer openai`: the flags, else the session's configured
+    provider. Raises UsageError when nothing usable is configured."""
+    model = req.model.strip() if req.model and req.model.strip() else _session_model(cfg, target)
+    provider_name = model.split("/", 1)[0] if model and "/" in model else None
+    provider = _provider_config(cfg, provider_name) if provider_name else {}
+    base_url = req.base_url.strip() if req.base_url and req.base_url.strip() else None
+    if base_url is None and provider:
+        api = provider.get("api")
+        if isinstance(api, str) and api not in OPENAI_APIS:
+            raise UsageError(f"--summarizer openai: provider {provider_name!r} uses api {api!r}, not an "
+                             "OpenAI-compatible chat-completions endpoint; pass --base-url and --model")
+        raw = provider.get("baseUrl")
+        base_url = raw.strip() if isinstance(raw, str) and raw.strip() else None
+    if not model or not base_url:
+        raise UsageError("--summarizer openai needs a model: pass --base-url URL and --model ID, or configure "
+                         "the session's provider in openclaw.json (models.providers.<id>.baseUrl, "
+                         "agents.defaults.model.primary)")
+    key_env = req.api_key_env
+    if key_env is None and provider and base_url == (provider.get("baseUrl") or "").strip():
+        configured = provider.get("apiKey")
+        if isinstance(configured, str) and configured.strip() and "${" not in configured:
+            env[CONFIG_KEY_ENV] = configured.strip()
+            key_env = CONFIG_KEY_ENV
+    return ModelChoice(base_url=base_url, model=model, api_key_env=key_env)
+
+
+def _run_offline(req: CompactRequest, env: MutableMapping[str, str], max_lines: int | None) -> int:
+    from openclaw_cli import paths
+    from openclaw_cli.compact.command import run_offline_compact
+    from openclaw_cli.config import load_config
+
+    cfg = load_config(env).data
+    target = resolve_local_target(cfg, env, req.key, req.agent)
+    summary_text = None
+    if req.summary_file is not None:
+        from openclaw_cli.compact.summarizers.text import read_summary_text
+
+        summary_text = read_summary_text(req.summary_file)
+    choice = choose_model(req, cfg, target, env) if req.summarizer == "openai" else None
+    try:
+        result = run_offline_compact(
+            key=target.key, store_path=target.store_path, state_dir=paths.resolve_state_dir(env),
+            agent=target.agent_id, max_lines=max_lines,
+            summarizer=None if summary_text is not None else (req.summarizer or "extractive"),
+            summary_text=summary_text, base_url=choice.base_url if choice else None,
+            model=choice.model if choice else None, api_key_env=choice.api_key_env if choice else None,
+            dry_run=req.dry_run, config=cfg)
+    except CliError as exc:
+        raise CompactFailed(_scrubbed(req, exc.message), exit_code=exc.exit_code, hint=exc.hint) from None
+    finally:
+        env.pop(CONFIG_KEY_ENV, None)
+    offline = result.pop("offline", None) or {}
+    _warn(offline)
+    if req.dry_run:
+        return _print_dry_run(result, offline, req)
+    return _print_result(result, req)
+
+
+# -- printing ------------------------------------------------------------------------------
+
+
+def _stderr(text: str) -> None:
+    from openclaw_cli import output
+
+    if output.color_enabled(sys.stderr):
+        text = output.ansi_style("error", text)
+    sys.stderr.write(output.printable(text) + "\n")
+
+
+def _warn(offline: Mapping[str, Any]) -> None:
+    skipped = offline.get("skippedLines")
+    if skipped:
+        sys.stderr.write(f"warning: skipped {skipped} malformed line{'s' if skipped != 1 else ''} in "
+                         f"{offline.get('transcript')}\n")
+    stale = offline.get("staleLockRemoved")
+    if stale:
+        sys.stderr.write(f"note: removed a stale transcript lock ({'; '.join(stale)})\n")
+    if offline.get("note"):
+        sys.stderr.write(f"note: {offline['note']}\n")
+
+
+def _print_failure(req: CompactRequest, exc: CompactFailed) -> int:
+    from openclaw_cli import output
+
+    if req.json:
+        output.print_json({"ok": False, "key": req.key, "error": exc.message})
+    else:
+        _stderr(f"Compaction failed: {exc.message}")
+    if exc.hint:
+        sys.stderr.write(f"hint: {exc.hint}\n")
+    return exc.exit_code
+
+
+def _num(value: Any) -> str:
+    from openclaw_cli.jsstr import js_number_to_string
+
+    return js_number_to_string(value)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def describe(result: Mapping[str, Any], fallback_key: str) -> str:
+    """The line the reference prints for a successful reply."""
+    key = result.get("key") if result.get("key") is not None else fallback_key
+    inner = result.get("result") if isinstance(result.get("result"), Mapping) else {}
+    if not result.get("compacted"):
+        details = inner.get("details") if isinstance(inner.get("details"), Mapping) else {}
+        if details.get("pending") is True:
+            return (f"Compaction started for session {key} (pending; completion is reported "
+                    "asynchronously by the backend).")
+        reason = result.get("reason")
+        return f"No compaction needed for session {key}{f' ({reason})' if reason else ''}."
+    before, after = inner.get("tokensBefore"), inner.get("tokensAfter")
+    detail = ""
+    if _is_number(before) and _is_number(after):
+        detail = f" ({_num(before)} → {_num(after)} tokens)"
+    elif _is_number(result.get("kept")):
+        detail = f" (kept {_num(result['kept'])} lines)"
+    return f"Compacted session {key}{detail}."
+
+
+def _print_result(result: Any, req: CompactRequest) -> int:
+    from openclaw_cli import output
+
+    failed = not (isinstance(result, Mapping) and result.get("ok") is True)
+    if req.json:
+        output.print_json(result)
+        return 1 if failed else 0
+    reply = result if isinstance(result, Mapping) else {}
+    if failed:
+        key = reply.get("key") if reply.get("key") is not None else req.key
+        reason = reply.get("reason")
+        _stderr(f"Compaction failed for session {key}{f': {reason}' if reason else ''}.")
+        return 1
+    lines = [describe(reply, req.key)]
+    if reply.get("archived"):
+        lines.append(f"Archived transcript: {reply['archived']}")
+    output.print_lines(lines)
+    return 0
+
+
+def _plan_lines(result: Mapping[str, Any], offline: Mapping[str, Any]) -> list[str]:
+    key = result.get("key")
+    lines = [f"Session: {key}"]
+    if offline.get("transcript"):
+        lines.append(f"Transcript: {offline['transcript']}")
+    if offline.get("mode") == "max-lines":
+        if result.get("compacted"):
+            lines.append(f"Would keep {_num(result.get('kept'))} lines (header included) and archive the "
+                         f"original as {offline.get('wouldArchive')}.")
+        else:
+            lines.append(f"Nothing to trim: {_num(result.get('kept'))} lines already fit.")
+        return lines
+    inner = result.get("result") if isinstance(result.get("result"), Mapping) else {}
+    summarizer = offline.get("summarizer")
+    if summarizer:
+        lines.append(f"Summarizer: {summarizer}")
+    if "cutEntryId" not in offline:
+        reason = result.get("reason")
+        lines.append(f"Nothing to compact{f': {reason}' if reason else ''}.")
+        return lines
+    split = " (splits a turn: its start is summarised separately)" if offline.get("splitTurn") else ""
+    lines.append(f"Cut point: first kept entry {offline['cutEntryId']}{split}; keepRecentTokens "
+                 f"{_num(offline.get('keepRecentTokens'))}")
+    prefix = offline.get("turnPrefixMessages") or 0
+    lines.append(f"Would summarise: {_num(offline.get('summarizedMessages', 0))} messages"
+                 f"{f' + {_num(prefix)} turn-prefix messages' if prefix else ''}, about "
+                 f"{_num(offline.get('summarizedTokens', 0))} tokens")
+    lines.append(f"Would keep: {_num(offline.get('keptEntries', 0))} entries, about "
+                 f"{_num(offline.get('keptTokens', 0))} tokens")
+    if offline.get("hardened"):
+        lines.append("Boundary: no recent tail kept (agents.defaults.compaction.keepRecentTokens is not "
+                     "set; the Gateway does the same)")
+    before, after = inner.get("tokensBefore"), inner.get("tokensAfter")
+    if _is_number(before) and _is_number(after):
+        lines.append(f"Tokens: {_num(before)} before → {_num(after)} after")
+    elif _is_number(before):
+        after_text = ("known once the model has answered" if offline.get("requests") is not None
+                      else "not estimated (the estimate would not be below the current count)")
+        lines.append(f"Tokens: {_num(before)} before; after: {after_text}")
+    if offline.get("requests") is not None:
+        lines.append(f"Model requests: {_num(offline['requests'])}")
+    return lines
+
+
+def _print_dry_run(result: dict[str, Any], offline: Mapping[str, Any], req: CompactRequest) -> int:
+    from openclaw_cli import output
+
+    would = bool(result.get("compacted")) or result.get("reason") == "dry run"
+    ok = result.get("ok") is True
+    if req.json:
+        report: dict[str, Any] = {"ok": ok, "key": result.get("key"), "dryRun": True, "wouldCompact": would}
+        for name in ("reason", "kept", "result"):
+            if name in result and not (name == "reason" and result[name] == "dry run"):
+                report[name] = result[name]
+        report["plan"] = {k: v for k, v in offline.items() if k not in ("dryRun", "entry")}
+        output.print_json(report)
+        return 0 if ok else 1
+    head = "Dry run: nothing was written."
+    if output.color_enabled(sys.stdout):
+        head = output.ansi_style("heading", head)
+    output.print_lines([head, *_plan_lines(result, offline)])
+    return 0 if ok else 1
