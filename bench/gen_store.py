@@ -1,5 +1,9 @@
 #!/usr/bin/env python3
-"""Generate a large session store for benchmarks: N entries, one transcript of a few KB each."""
+"""Generate a large session store for benchmarks: N entries, one transcript of a few KB each.
+
+Entries carry no absolute `sessionFile`, so a generated folder can be copied and still be
+self-contained (transcripts resolve to `<sessionId>.jsonl` beside the store).
+"""
 
 from __future__ import annotations
 
@@ -38,7 +42,6 @@ def generate(root: Path, entries: int, seed: int = 1, now_ms: int | None = None)
         store[key] = {
             "sessionId": sid,
             "updatedAt": updated,
-            "sessionFile": str(sessions / f"{sid}.jsonl"),
             "chatType": "direct",
             "model": "gpt-5.5",
             "modelProvider": "openai",

@@ -125,6 +125,8 @@ def cleanup_cmd(
     password: str = typer.Option(None, "--password", metavar="PASSWORD",
                                  help="Gateway password (else OPENCLAW_GATEWAY_PASSWORD)"),
     timeout: str = typer.Option(None, "--timeout", metavar="MS", help="Gateway call timeout in ms (default 10000)"),
+    wait: float = typer.Option(10.0, "--wait", metavar="SECONDS", min=0,
+                               help="How long to wait for another maintenance run's store lock"),
 ) -> None:
     """Run session-store maintenance now.
 
@@ -140,7 +142,8 @@ def cleanup_cmd(
         active_key=active_key, agent=agent if agent is not None else parent.get("agent"),
         all_agents=all_agents or bool(parent.get("all_agents")), dry_run=dry_run, enforce=enforce,
         fix_dm_scope=fix_dm_scope, fix_missing=fix_missing, json_out=json_out or bool(parent.get("json")),
-        store=store if store is not None else parent.get("store"), quiet=quiet, gateway=gateway)
+        store=store if store is not None else parent.get("store"), quiet=quiet, gateway=gateway,
+        lock_wait_s=wait)
 
 
 def _timeout_ms(raw: str | None) -> int | None:

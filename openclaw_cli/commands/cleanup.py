@@ -17,6 +17,7 @@ class CleanupRequest:
     agent: str | None = None
     all_agents: bool = False
     json: bool = False
+    lock_wait_s: float = 10.0
 
 
 @dataclass
@@ -57,18 +58,38 @@ def run_cleanup(req: CleanupRequest, env: Mapping[str, str] | None = None) -> Cl
     settings = resolve_maintenance(session.get("maintenance"))
     mode = "enforce" if req.options.enforce else settings.mode
     targets = resolve_targets(cfg, req, env)
-    # Read (and validate) every store before changing any of them.
-    loaded = [(t, load_store(t.store_path)) for t in targets]
     outcome = CleanupOutcome(mode, req.options.dry_run, [], [], cfg, 0, [])
-    for target, store in loaded:
-        now_ms = int(time.time() * 1000)
-        outcome.now_ms = now_ms
-        if req.options.dry_run:
-            outcome.previews.append(_preview(cfg, target, store, settings, mode, req.options, env, now_ms))
-        else:
-            outcome.summaries.append(_apply(cfg, target, store, settings, mode, req.options, env, now_ms,
-                                            outcome.logs))
+    locks = [] if req.options.dry_run else _lock_all(targets, req.lock_wait_s)
+    try:
+        # Read (and validate) every store before changing any of them.
+        loaded = [(t, load_store(t.store_path)) for t in targets]
+        for target, store in loaded:
+            now_ms = int(time.time() * 1000)
+            outcome.now_ms = now_ms
+            if req.options.dry_run:
+                outcome.previews.append(_preview(cfg, target, store, settings, mode, req.options, env, now_ms))
+            else:
+                outcome.summaries.append(_apply(cfg, target, store, settings, mode, req.options, env, now_ms,
+                                                outcome.logs))
+    finally:
+        for lock in reversed(locks):
+            lock.release()
     return outcome
+
+
+def _lock_all(targets: list[Target], wait_s: float) -> list:
+    """Lock every store (in path order, so two runs never wait on each other crosswise)."""
+    from openclaw_cli.storelock import StoreLock
+
+    locks: list = []
+    try:
+        for path in sorted({t.store_path for t in targets}):
+            locks.append(StoreLock(path, wait_s).acquire())
+    except BaseException:
+        for lock in reversed(locks):
+            lock.release()
+        raise
+    return locks
 
 
 def _preview(cfg, target, loaded, settings, mode, opts, env, now_ms):
@@ -86,7 +107,10 @@ def _apply(cfg, target, loaded, settings, mode, opts, env, now_ms, logs) -> dict
     from openclaw_cli.maintenance.fsview import FsView
     from openclaw_cli.paths import resolve_required_home
 
-    view = FsView.open(os.path.dirname(target.store_path))
+    from openclaw_cli.storelock import lock_path_for
+
+    view = FsView.open(os.path.dirname(target.store_path),
+                       ignore=frozenset({os.path.basename(lock_path_for(target.store_path))}))
     plan = plan_apply(cfg=cfg, target=target, loaded=loaded, view=view, settings=settings, mode=mode,
                       opts=opts, env=env, now_ms=now_ms, home=resolve_required_home(env))
     execute(plan)

@@ -9,13 +9,14 @@ from openclaw_cli.maintenance.plan import CleanupOptions
 
 
 def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_dm_scope, fix_missing,
-                        json_out, store, quiet, gateway=None) -> None:
+                        json_out, store, quiet, gateway=None, lock_wait_s: float = 10.0) -> None:
     import os
 
-    from openclaw_cli import output
+    from openclaw_cli import output, progress
     from openclaw_cli.commands.delegate import GatewayOptions, cleanup_via_gateway
     from openclaw_cli.maintenance import render
 
+    progress.enable(not (json_out or quiet))
     if not store and not dry_run:
         params = {"agent": agent, "allAgents": bool(all_agents), "enforce": bool(enforce),
                   "activeKey": active_key, "fixMissing": bool(fix_missing), "fixDmScope": bool(fix_dm_scope)}
@@ -33,7 +34,7 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
     req = CleanupRequest(
         options=CleanupOptions(dry_run=dry_run, enforce=enforce, active_key=active_key or None,
                                fix_missing=fix_missing, fix_dm_scope=fix_dm_scope),
-        store=store, agent=agent, all_agents=all_agents, json=json_out)
+        store=store, agent=agent, all_agents=all_agents, json=json_out, lock_wait_s=lock_wait_s)
     outcome = run_cleanup(req)
     if quiet:
         return

@@ -8,6 +8,7 @@ import sys
 from dataclasses import dataclass, field
 
 from openclaw_cli import jspath
+from openclaw_cli.errors import CliError
 from openclaw_cli.maintenance.apply import ApplyPlan
 from openclaw_cli.maintenance.fsview import Effect
 
@@ -47,14 +48,41 @@ def execute(plan: ApplyPlan) -> ExecutionReport:
     def write_blobs() -> None:
         ensure_prompt_blobs(plan.projection.prompt_blobs, store_path, durable_write)
 
-    if plan.write_store:
-        store_mod.write_store_text_atomic(store_path, plan.projection.chunks, durable=True,
-                                          before_rename=write_blobs)
-        report.store_written = True
-    else:
-        write_blobs()
+    try:
+        if plan.write_store:
+            store_mod.write_store_text_atomic(store_path, plan.projection.chunks, durable=True,
+                                              before_rename=write_blobs)
+            report.store_written = True
+        else:
+            write_blobs()
+    except OSError as exc:
+        raise CliError(f"could not write the session store {store_path}: {exc.strerror or exc}; "
+                       "nothing was changed (the previous store is intact)") from None
     real_dir = jspath.realpath_or_none(store_dir) or store_dir
-    for effect in plan.effects_before_write + plan.effects_after_write:
+    effects = plan.effects_before_write + plan.effects_after_write
+    from openclaw_cli import progress
+
+    with progress.task(f"Applying {len(effects)} file changes", len(effects)) as advance:
+        failure = _run_effects(effects, real_dir, report, advance)
+    if report.done:
+        fsync_dir(real_dir)
+    for effect, why in report.skipped:
+        if why != "already gone":
+            sys.stderr.write(f"skipped {effect.kind} of {effect.path}: {why}\n")
+    if failure is not None:
+        effect, why = failure
+        raise CliError(
+            f"cleanup stopped: could not {effect.kind} {effect.path}: {why}. The session store was "
+            f"saved; {len(report.done)} of {len(effects)} file changes were made, the rest were not "
+            "(run the same command again once the problem is fixed)")
+    return report
+
+
+def _run_effects(effects: list[Effect], real_dir: str, report: ExecutionReport,
+                 advance) -> tuple[Effect, str] | None:
+    """Renames and deletions in plan order; stops at the first failure that is not a vanished file."""
+    for effect in effects:
+        advance()
         problem = _check(effect, real_dir)
         if problem:
             report.skipped.append((effect, problem))
@@ -68,15 +96,9 @@ def execute(plan: ApplyPlan) -> ExecutionReport:
             report.skipped.append((effect, "already gone"))
             continue
         except OSError as exc:
-            report.skipped.append((effect, exc.strerror or str(exc)))
-            continue
+            return effect, exc.strerror or str(exc)
         report.done.append(effect)
-    if report.done:
-        fsync_dir(real_dir)
-    for effect, why in report.skipped:
-        if why != "already gone":
-            sys.stderr.write(f"skipped {effect.kind} of {effect.path}: {why}\n")
-    return report
+    return None
 
 
 def _check(effect: Effect, real_dir: str) -> str | None:

@@ -75,13 +75,14 @@ class FsView:
     scanned: bool = False
 
     @classmethod
-    def open(cls, sessions_dir: str) -> "FsView":
+    def open(cls, sessions_dir: str, ignore: frozenset[str] = frozenset()) -> "FsView":
+        """Scan the folder once; names in `ignore` (our own lock file) are invisible."""
         view = cls(sessions_dir=jspath.resolve(sessions_dir))
         view.real_dir = jspath.realpath_or_none(view.sessions_dir) or view.sessions_dir
-        view._scan()
+        view._scan(ignore)
         return view
 
-    def _scan(self) -> None:
+    def _scan(self, ignore: frozenset[str] = frozenset()) -> None:
         try:
             it = os.scandir(self.sessions_dir)
         except OSError:
@@ -89,6 +90,8 @@ class FsView:
             return
         with it:
             for entry in it:
+                if entry.name in ignore:
+                    continue
                 try:
                     st = entry.stat(follow_symlinks=False)
                 except OSError:

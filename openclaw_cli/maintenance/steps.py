@@ -20,8 +20,16 @@ def prune_missing(store: dict[str, dict], paths: EntryPaths, on_pruned: Removed 
 
     A repaired entry is replaced by a copy with the new sessionFile (the original stays untouched).
     """
+    from openclaw_cli import progress
+
+    with progress.task("Checking transcripts", len(store)) as advance:
+        return _prune_missing(store, paths, on_pruned, on_repaired, advance)
+
+
+def _prune_missing(store, paths, on_pruned, on_repaired, advance) -> tuple[int, int]:
     removed = repaired = 0
     for key, entry in list(store.items()):
+        advance()
         sid = entry.get("sessionId")
         if not sid:
             if keys.parse_agent_key(key):
