@@ -612,6 +612,18 @@ def save_reproducer(outcome: CaseOutcome, root: Path) -> Path:
 
 # --------------------------------------------------------------------------- parallel runs
 
+def _remove_stale_scratch_dirs() -> None:
+    """Scratch folders of runs whose process is gone (killed before cleaning up)."""
+    for path in Path(tempfile.gettempdir()).glob("ocdiff-[0-9]*"):
+        try:
+            pid = int(path.name.split("-", 1)[1])
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+        except (ValueError, PermissionError, OSError):
+            continue
+
+
 class DiffRunner:
     """Runs cases in a thread pool; each worker owns a fixed scratch HOME path."""
 
@@ -619,6 +631,8 @@ class DiffRunner:
         self.jobs = max(1, jobs)
         self.timeout = timeout
         owned = base is None
+        if owned:
+            _remove_stale_scratch_dirs()
         self.base = base or Path(tempfile.gettempdir()) / f"ocdiff-{os.getpid():07d}"
         self.base.mkdir(parents=True, exist_ok=True)
         self._slots: queue.Queue[Path] = queue.Queue()
