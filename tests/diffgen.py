@@ -1948,6 +1948,22 @@ def edge_cases() -> list[Case]:
                                     {"id": "ops", "model": {"primary": "codex-cli/gpt-5"}}]}}
     add(e)
 
+    e = Edge("console-redaction", "text output is passed through the reference's secret redaction")
+    secrets = [("sk-abcdefgh12345678", "OPENAI_API_KEY=sk-proj-0123456789abcdef"),
+               ("ghp_0123456789abcdefghij", "token ghp_0123456789abcdefghij"),
+               ("xoxb-123456789012-abcdefghij", "Bearer abcdefghijklmnopqrstuvwxyz012345"),
+               ("aiza0123456789abcdefghijklmn", "AIzaSyA0123456789abcdefghijklmnopq"),
+               ("x1-fc-a60331407caa", "fc-0123456789abcdef"),
+               ("eyjhbgcioijiuz.i1niisinr5c.ci6ikpxvcj9", "eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.SflKxwRJSMeKKF2QT4"),
+               ("s-plain", "https://user:hunter2secret@example.com/x"),
+               ("s-tg", "bot123456789:ABCdefGHIjklMNOpqrSTUvwxYZ012345"),
+               ("s-pem", "-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----")]
+    e.store({f"agent:main:direct:{'sk-live0123456789' if i == 0 else f'r{i}'}": entry(
+        sid, FRESH + i * MIN, label=label, **({"model": "gsk_0123456789abcdef"} if i == 1 else {}))
+        for i, (sid, label) in enumerate(secrets)})
+    e.config = {"agents": {"list": [{"id": "main", "model": "openai/sk-ant-0123456789abcdef"}]}}
+    add(e)
+
     e = Edge("flags-cell", "every flag of the Flags column, truthy and falsy values")
     flag_sets = [{"thinkingLevel": "high", "verboseLevel": "on", "traceLevel": "debug", "reasoningLevel": "stream",
                   "elevatedLevel": "ask", "responseUsage": "tokens", "groupActivation": "mention",
