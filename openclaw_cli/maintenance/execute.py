@@ -113,7 +113,9 @@ def _check(effect: Effect, real_dir: str) -> str | None:
     except OSError as exc:
         return exc.strerror or str(exc)
     if effect.kind == "rename":
-        if not stat_mod.S_ISREG(st.st_mode):
+        # Archiving renames a transcript (a directory in its place moves too, as in the
+        # reference); a symlink is never renamed.
+        if not (stat_mod.S_ISREG(st.st_mode) or stat_mod.S_ISDIR(st.st_mode)):
             return "not a regular file"
         if effect.target and os.path.lexists(effect.target):
             return "archive name already taken"

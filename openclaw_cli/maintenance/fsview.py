@@ -46,6 +46,7 @@ class Virtual:
     mtime_ns: int
     origin: str | None = None
     data: bytes | None = None
+    kind: str = "file"
 
 
 @dataclass
@@ -122,7 +123,7 @@ class FsView:
         key = self._key(jspath.resolve(path))
         if key in self.overlay:
             v = self.overlay[key]
-            return None if v is None else ("file", v.size, v.mtime_ns)
+            return None if v is None else (v.kind, v.size, v.mtime_ns)
         if self._virtual_dir(key):
             return ("dir", 0, 0)
         name = self._top_name(key)
@@ -224,7 +225,7 @@ class FsView:
             if not key.startswith(prefix) or "/" in key[len(prefix):]:
                 continue
             name = key[len(prefix):]
-            if v is None:
+            if v is None or v.kind != "file":
                 names.pop(name, None)
             else:
                 names[name] = (v.size, v.mtime_ns)
@@ -292,7 +293,8 @@ class FsView:
         size, mtime = (info[1], info[2]) if info else (0, 0)
         self.version += 1
         self.overlay[dkey] = Virtual(size, mtime, origin=origin,
-                                     data=prior.data if isinstance(prior, Virtual) else None)
+                                     data=prior.data if isinstance(prior, Virtual) else None,
+                                     kind=info[0] if info else "file")
         self.overlay[skey] = None
         self.effects.append(Effect("rename", skey, dkey, size, mtime, reason=reason))
 
