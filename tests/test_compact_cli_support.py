@@ -1,0 +1,134 @@
+"""Helpers for the `openclaw compact` CLI tests: session copies from the real fixture, runs, masks."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import uuid
+from pathlib import Path
+from typing import Any
+
+import refbin
+
+FIXTURE = Path(__file__).parent / "data" / "real-2026.7.1" / "state"
+FIXTURE_SESSIONS = FIXTURE / "agents" / "main" / "sessions"
+MAIN_ID = "eb01388d-e079-474d-961b-1e1df466b667"
+A_ID = "a436f897-7aca-4203-8405-66e524820219"
+BAK = re.compile(r"\.bak\.\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z")
+KEEP_50 = {"agents": {"defaults": {"compaction": {"keepRecentTokens": 50}}}}
+
+
+def sessions_dir(state: Path, agent: str = "main") -> Path:
+    return state / "agents" / agent / "sessions"
+
+
+def fixture_lines(source: str) -> list[str]:
+    """A fixture transcript before its compaction: `main` (20 lines, no compaction yet) or `a`
+    (the archived original of the trimmed session, 14 lines)."""
+    if source == "main":
+        return (FIXTURE_SESSIONS / f"{MAIN_ID}.jsonl").read_text().splitlines(keepends=True)[:20]
+    bak = next(FIXTURE_SESSIONS.glob(f"{A_ID}.jsonl.bak.*"))
+    return bak.read_text().splitlines(keepends=True)
+
+
+def _write_json_atomic(path: Path, value: Any) -> None:
+    temp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+    temp.write_text(json.dumps(value, indent=2, ensure_ascii=False))
+    os.replace(temp, path)
+
+
+def add_session(state: Path, key: str, session_id: str | None = None, source: str = "main") -> Path:
+    """Copy a fixture session into `state` under `key` (store entry as the fixture has it, paths and
+    ids rewritten); returns the transcript path. Safe while a Gateway runs on `state`."""
+    source_id = MAIN_ID if source == "main" else A_ID
+    fixture_key = "agent:main:main" if source == "main" else "agent:main:fixture-a"
+    session_id = session_id or str(uuid.uuid4())
+    folder = sessions_dir(state)
+    folder.mkdir(parents=True, exist_ok=True)
+    blobs = FIXTURE_SESSIONS / "skills-prompts"
+    shutil.copytree(blobs, folder / "skills-prompts", dirs_exist_ok=True)
+    transcript = folder / f"{session_id}.jsonl"
+    transcript.write_text("".join(line.replace(source_id, session_id) for line in fixture_lines(source)))
+    store_path = folder / "sessions.json"
+    store = json.loads(store_path.read_text()) if store_path.exists() else {}
+    entry = json.loads(json.dumps(json.loads((FIXTURE_SESSIONS / "sessions.json").read_text())[fixture_key])
+                       .replace(source_id, session_id))
+    entry.pop("compactionCheckpoints", None)
+    entry["sessionFile"] = str(transcript)
+    store[key] = entry
+    _write_json_atomic(store_path, store)
+    return transcript
+
+
+def write_config(state: Path, config: dict[str, Any]) -> None:
+    state.mkdir(parents=True, exist_ok=True)
+    (state / "openclaw.json").write_text(json.dumps(config, indent=2))
+
+
+def llm_config(base_url: str, keep_recent: bool = True) -> dict[str, Any]:
+    """The fixture's config (provider `fake`, keepRecentTokens 50) pointed at a loopback model."""
+    import json5
+
+    config = json5.loads((FIXTURE / "openclaw.json").read_text())
+    config["models"]["providers"]["fake"]["baseUrl"] = base_url
+    if not keep_recent:
+        config["agents"]["defaults"].pop("compaction", None)
+    return config
+
+
+def write_models_json(state: Path, base_url: str) -> None:
+    models = json.loads((FIXTURE / "agents" / "main" / "agent" / "models.json").read_text())
+    models["providers"]["fake"]["baseUrl"] = base_url
+    agent_dir = state / "agents" / "main" / "agent"
+    agent_dir.mkdir(parents=True, exist_ok=True)
+    (agent_dir / "models.json").write_text(json.dumps(models, indent=2))
+
+
+def new_key(prefix: str = "cc") -> str:
+    return f"agent:main:{prefix}-{uuid.uuid4().hex[:10]}"
+
+
+def store_entry(state: Path, key: str) -> dict[str, Any]:
+    return json.loads((sessions_dir(state) / "sessions.json").read_text())[key]
+
+
+def entry_text(state: Path, key: str) -> str:
+    """The entry's pretty JSON as the store holds it, with the folder and `updatedAt` masked."""
+    from openclaw_cli import jsjson
+
+    entry = store_entry(state, key)
+    entry["updatedAt"] = "<now>"
+    for checkpoint in entry.get("compactionCheckpoints") or []:
+        checkpoint.update(checkpointId="<uuid>", createdAt="<time>")
+        checkpoint["postCompaction"].update(leafId="<new>", entryId="<new>")
+    return jsjson.dumps_pretty(entry).replace(str(sessions_dir(state)), "<sessions>")
+
+
+def session_files(state: Path, session_id: str) -> dict[str, bytes]:
+    """The session's files in its folder (`.bak.<time>` masked), name → bytes."""
+    folder = sessions_dir(state)
+    return {BAK.sub(".bak.<time>", p.name): p.read_bytes() for p in sorted(folder.iterdir())
+            if p.is_file() and p.name.startswith(session_id)}
+
+
+def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file below `folder` with its bytes and mtime."""
+    return {str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def ours(args: list[str], home: Path, env: dict[str, str] | None = None, **kw: Any) -> refbin.Result:
+    return refbin.run_ours(args, home, env, **kw)
+
+
+def reference(args: list[str], home: Path, env: dict[str, str] | None = None) -> refbin.Result:
+    return refbin.run_reference(args, home, env, timeout=180)
+
+
+def offline_env(**extra: str) -> dict[str, str]:
+    """Env for our CLI with nothing listening at the Gateway port (so it works on the files)."""
+    from gateway_fixture import closed_port
+
+    return {"OPENCLAW_GATEWAY_PORT": str(closed_port()), **extra}
