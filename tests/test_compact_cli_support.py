@@ -107,10 +107,14 @@ def entry_text(state: Path, key: str) -> str:
 
 
 def session_files(state: Path, session_id: str) -> dict[str, bytes]:
-    """The session's files in its folder (`.bak.<time>` masked), name → bytes."""
-    folder = sessions_dir(state)
-    return {BAK.sub(".bak.<time>", p.name): p.read_bytes() for p in sorted(folder.iterdir())
-            if p.is_file() and p.name.startswith(session_id)}
+    """The session's files in its folder, name → bytes; archives as `.bak.<time>#<n>`, oldest first."""
+    out: dict[str, bytes] = {}
+    for path in sorted(p for p in sessions_dir(state).iterdir() if p.is_file() and p.name.startswith(session_id)):
+        name = BAK.sub(".bak.<time>", path.name)
+        if name != path.name:
+            name += f"#{sum(1 for k in out if k.startswith(name))}"
+        out[name] = path.read_bytes()
+    return out
 
 
 def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
