@@ -70,7 +70,9 @@ def normalize_store_key(key: str) -> str:
     if not raw:
         return ""
     folded = raw.lower()
-    if not any(f"{channel}:" in folded for channel, _k, _s in _CASE_PRESERVING):
+    if folded == raw:
+        folded = raw  # keep the caller's string object: caches then hold no copies
+    if "signal:" not in folded and "matrix:" not in folded:
         return folded
     spans = sorted((s for s in _preserved_spans(raw) if s[1] > s[0]), key=lambda s: s[0])
     out: list[str] = []

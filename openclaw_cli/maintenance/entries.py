@@ -19,7 +19,7 @@ class EntryPaths:
         self.view = view
         self.env = env
         self.sessions_dir = view.sessions_dir
-        self._artifacts: dict[tuple, tuple[int, list[str], list[str]]] = {}
+        self._artifacts: dict[tuple, tuple[int, tuple[str, ...], tuple[str, ...] | None]] = {}
 
     def rp(self, path: str) -> str | None:
         return self.view.realpath(path)
@@ -79,22 +79,23 @@ class EntryPaths:
         base = self.view.canonical(self.sessions_dir)
         return path if jspath.is_inside(base, path) else None
 
-    def _artifact_lists(self, entry: dict) -> tuple[list[str], list[str]]:
+    def _artifact_lists(self, entry: dict) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(paths, canonical paths), cached until the view's planned effects change."""
         sid, file = entry.get("sessionId"), entry.get("sessionFile")
         cache_key = (sid if isinstance(sid, str) else None, file if isinstance(file, str) else None)
         hit = self._artifacts.get(cache_key)
         if hit is not None and hit[0] == self.view.version:
-            return hit[1], hit[2]
+            return hit[1], hit[2] if hit[2] is not None else hit[1]
         transcript = self.transcript_inside(entry)
         if transcript is None:
-            paths: list[str] = []
+            paths: tuple[str, ...] = ()
         else:
-            paths = [transcript, sessionpaths.trajectory_pointer_path(transcript),
-                     sessionpaths.trajectory_runtime_path(transcript)]
-        canonical = [p if self._plain_name(p) else self.view.canonical(p) for p in paths]
-        self._artifacts[cache_key] = (self.view.version, paths, canonical)
-        return paths, canonical
+            paths = (transcript, sessionpaths.trajectory_pointer_path(transcript),
+                     sessionpaths.trajectory_runtime_path(transcript))
+        canonical = tuple(p if self._plain_name(p) else self.view.canonical(p) for p in paths)
+        same = canonical == paths
+        self._artifacts[cache_key] = (self.view.version, paths, None if same else canonical)
+        return paths, paths if same else canonical
 
     def artifact_paths(self, entry: dict) -> list[str]:
         """Transcript (canonical), trajectory pointer and runtime sidecar of an entry."""

@@ -66,7 +66,7 @@ class FsView:
 
     sessions_dir: str
     real_dir: str = ""
-    _base: dict[str, os.stat_result] = field(default_factory=dict)  # name → lstat
+    _base: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # name → (kind, size, mtime_ns)
     _symlinks: set[str] = field(default_factory=set)
     overlay: dict[str, Virtual | None] = field(default_factory=dict)
     _written_dirs: set[str] = field(default_factory=set)
@@ -97,7 +97,7 @@ class FsView:
                     st = entry.stat(follow_symlinks=False)
                 except OSError:
                     continue
-                self._base[entry.name] = st
+                self._base[entry.name] = (_kind(st.st_mode), st.st_size, st.st_mtime_ns)
                 if stat_mod.S_ISLNK(st.st_mode):
                     self._symlinks.add(entry.name)
         self.scanned = True
@@ -128,14 +128,11 @@ class FsView:
             return ("dir", 0, 0)
         name = self._top_name(key)
         if name is not None and self.scanned and key.startswith(self.real_dir + "/"):
-            st = self._base.get(name)
-            if st is None:
-                return None
-        else:
-            try:
-                st = os.lstat(key)
-            except OSError:
-                return None
+            return self._base.get(name)
+        try:
+            st = os.lstat(key)
+        except OSError:
+            return None
         return (_kind(st.st_mode), st.st_size, st.st_mtime_ns)
 
     def stat(self, path: str) -> tuple[str, int, int] | None:
@@ -217,9 +214,9 @@ class FsView:
     def list_files(self) -> list[FileInfo]:
         """Regular files directly in the folder, in readdir order (symlinks and folders excluded)."""
         names: dict[str, tuple[int, int]] = {}
-        for name, st in self._base.items():
-            if stat_mod.S_ISREG(st.st_mode):
-                names[name] = (st.st_size, st.st_mtime_ns)
+        for name, (kind, size, mtime_ns) in self._base.items():
+            if kind == "file":
+                names[name] = (size, mtime_ns)
         prefix = self.real_dir + "/"
         for key, v in self.overlay.items():
             if not key.startswith(prefix) or "/" in key[len(prefix):]:
@@ -230,9 +227,11 @@ class FsView:
             else:
                 names[name] = (v.size, v.mtime_ns)
         out = []
+        same = self.sessions_dir == self.real_dir
         for name in sorted(names, key=_name_order):
             size, mtime_ns = names[name]
-            out.append(FileInfo(f"{self.sessions_dir}/{name}", f"{self.real_dir}/{name}", name, size,
+            canonical = f"{self.real_dir}/{name}"
+            out.append(FileInfo(canonical if same else f"{self.sessions_dir}/{name}", canonical, name, size,
                                 mtime_ns))
         return out
 
