@@ -322,6 +322,21 @@ def test_something_listening_without_credentials_is_an_error(state: Path, home: 
     assert "hint: " in result.stderr and snapshot(state) == before
 
 
+def test_timeout_bounds_a_peer_that_never_answers(state: Path, home: Path) -> None:
+    key = new_key()
+    add_session(state, key, source="a")
+    before = snapshot(state)
+    with tcp_listener("silent") as port:
+        started = time.monotonic()
+        result = ours(["compact", key, "--max-lines", "3", "--timeout", "300", "--json"], home,
+                      {"OPENCLAW_GATEWAY_PORT": str(port), "OPENCLAW_GATEWAY_TOKEN": "tok-77"})
+        assert time.monotonic() - started < 8
+    reply = json.loads(result.stdout)
+    assert result.returncode == 1 and reply["ok"] is False and reply["key"] == key
+    assert "300 ms" in reply["error"] and "tok-77" not in result.stdout + result.stderr
+    assert snapshot(state) == before
+
+
 def test_colour_only_when_asked(state: Path, home: Path) -> None:
     env = {"OPENCLAW_GATEWAY_PORT": str(closed_port())}
     plain = ours(["compact", "x", "--agent", "bogus"], home, env)

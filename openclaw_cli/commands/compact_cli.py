@@ -304,7 +304,11 @@ def _run_offline(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
             model=choice.model if choice else None, api_key_env=choice.api_key_env if choice else None,
             dry_run=req.dry_run, config=cfg)
     except CliError as exc:
-        raise CompactFailed(_scrubbed(req, exc.message), exit_code=exc.exit_code, hint=exc.hint) from None
+        from openclaw_cli.gateway.errors import scrub
+
+        model_key = env.get(choice.api_key_env) if choice and choice.api_key_env else None
+        message = scrub(_scrubbed(req, exc.message), [model_key])
+        raise CompactFailed(message, exit_code=exc.exit_code, hint=exc.hint) from None
     finally:
         env.pop(CONFIG_KEY_ENV, None)
     offline = result.pop("offline", None) or {}
