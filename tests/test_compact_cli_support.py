@@ -94,16 +94,24 @@ def store_entry(state: Path, key: str) -> dict[str, Any]:
     return json.loads((sessions_dir(state) / "sessions.json").read_text())[key]
 
 
-def entry_text(state: Path, key: str) -> str:
-    """The entry's pretty JSON as the store holds it, with the folder and `updatedAt` masked."""
-    from openclaw_cli import jsjson
+_VOLATILE = [  # values that differ between two runs of the same compaction
+    (re.compile(r'("updatedAt": )\d+'), r'\1"<now>"'),
+    (re.compile(r'("checkpointId": )"[^"]*"'), r'\1"<uuid>"'),
+    (re.compile(r'("createdAt": )\d+'), r'\1"<time>"'),
+    (re.compile(r'("postCompaction": \{[^}]*?"leafId": )"[^"]*"'), r'\1"<new>"'),
+    (re.compile(r'("postCompaction": \{[^}]*?"entryId": )"[^"]*"'), r'\1"<new>"'),
+]
 
-    entry = store_entry(state, key)
-    entry["updatedAt"] = "<now>"
-    for checkpoint in entry.get("compactionCheckpoints") or []:
-        checkpoint.update(checkpointId="<uuid>", createdAt="<time>")
-        checkpoint["postCompaction"].update(leafId="<new>", entryId="<new>")
-    return jsjson.dumps_pretty(entry).replace(str(sessions_dir(state)), "<sessions>")
+
+def entry_text(state: Path, key: str) -> str:
+    """The entry's bytes exactly as `sessions.json` holds them (the `  "key": {…}` member), with the
+    sessions folder and the per-run values (`updatedAt`, checkpoint ids and times) masked."""
+    text = (sessions_dir(state) / "sessions.json").read_bytes().decode("utf-8")
+    start = text.index(f"\n  {json.dumps(key)}: {{")
+    member = text[start:text.index("\n  }", start) + 4]
+    for pattern, replacement in _VOLATILE:
+        member = pattern.sub(replacement, member)
+    return member.replace(str(sessions_dir(state)), "<sessions>")
 
 
 def session_files(state: Path, session_id: str) -> dict[str, bytes]:
