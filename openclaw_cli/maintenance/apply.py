@@ -11,7 +11,7 @@ from openclaw_cli import store as store_mod
 from openclaw_cli.maintenance import archive, budget, steps
 from openclaw_cli.maintenance.entries import EntryPaths
 from openclaw_cli.maintenance.fsview import Effect, FsView
-from openclaw_cli.maintenance.plan import CleanupOptions, Target, dm_scope_of, preserve_keys
+from openclaw_cli.maintenance.plan import CleanupOptions, Target, build_summary, dm_scope_of, preserve_keys
 from openclaw_cli.maintenance.settings import MaintenanceSettings
 
 
@@ -161,28 +161,10 @@ def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: 
                    if (store.get(key) or {}).get("sessionFile") == new_file)
     missing = sum(1 for key, _e in missing_removals if key in removed_keys)
     dm_retired = sum(1 for key, _e in dm_removals if key in removed_keys)
-    would_mutate = (missing > 0 or repaired > 0 or dm_retired > 0 or model_runs > 0 or pruned > 0 or capped > 0
-                    or unreferenced["removedFiles"] > 0
-                    or (disk is not None and (disk["removedEntries"] > 0 or disk["removedFiles"] > 0)))
-    summary = {
-        "agentId": target.agent_id,
-        "storePath": target.store_path,
-        "mode": mode,
-        "dryRun": False,
-        "beforeCount": before_count,
-        "afterCount": len(store),
-        "repaired": repaired,
-        "missing": missing,
-        "dmScopeRetired": dm_retired,
-        "modelRunPruned": model_runs,
-        "pruned": pruned,
-        "capped": capped,
-        "unreferencedArtifacts": unreferenced,
-        "diskBudget": disk,
-        "wouldMutate": would_mutate,
-        "applied": True,
-        "appliedCount": len(store),
-    }
+    summary = build_summary(
+        target, mode=mode, dry_run=False, before_count=before_count, after_count=len(store),
+        repaired=repaired, missing=missing, dm_retired=dm_retired, model_runs=model_runs, pruned=pruned,
+        capped=capped, unreferenced=unreferenced, disk=disk, applied_count=len(store))
     return ApplyPlan(target, store, proj, write_store, effects_before, effects_after, summary, view, logs)
 
 

@@ -119,16 +119,27 @@ def preview_store(*, cfg: Mapping, target: Target, before: dict[str, dict], view
     removed_any = result.missing | result.model_run | result.stale | result.capped | result.budget | result.dm_scope
     result.repaired -= removed_any
     repaired = len(result.repaired)
+    result.summary = build_summary(
+        target, mode=mode, dry_run=opts.dry_run, before_count=len(before), after_count=len(store),
+        repaired=repaired, missing=missing, dm_retired=dm_retired, model_runs=model_runs, pruned=pruned,
+        capped=capped, unreferenced=unreferenced, disk=disk)
+    return result
+
+
+def build_summary(target: Target, *, mode: str, dry_run: bool, before_count: int, after_count: int,
+                  repaired: int, missing: int, dm_retired: int, model_runs: int, pruned: int, capped: int,
+                  unreferenced: dict, disk: dict | None, applied_count: int | None = None) -> dict:
+    """One store's cleanup summary, fields in the reference's order (applied runs add two)."""
     would_mutate = (missing > 0 or repaired > 0 or dm_retired > 0 or model_runs > 0 or pruned > 0 or capped > 0
                     or unreferenced["removedFiles"] > 0
                     or (disk is not None and (disk["removedEntries"] > 0 or disk["removedFiles"] > 0)))
-    result.summary = {
+    summary = {
         "agentId": target.agent_id,
         "storePath": target.store_path,
         "mode": mode,
-        "dryRun": opts.dry_run,
-        "beforeCount": len(before),
-        "afterCount": len(store),
+        "dryRun": dry_run,
+        "beforeCount": before_count,
+        "afterCount": after_count,
         "repaired": repaired,
         "missing": missing,
         "dmScopeRetired": dm_retired,
@@ -139,4 +150,7 @@ def preview_store(*, cfg: Mapping, target: Target, before: dict[str, dict], view
         "diskBudget": disk,
         "wouldMutate": would_mutate,
     }
-    return result
+    if applied_count is not None:
+        summary["applied"] = True
+        summary["appliedCount"] = applied_count
+    return summary
