@@ -70,7 +70,7 @@ def run_cleanup(req: CleanupRequest, env: Mapping[str, str] | None = None) -> Cl
                 outcome.previews.append(_preview(cfg, target, store, settings, mode, req.options, env, now_ms))
             else:
                 outcome.summaries.append(_apply(cfg, target, store, settings, mode, req.options, env, now_ms,
-                                                outcome.logs))
+                                                outcome.logs, [lock.path for lock in locks]))
     finally:
         for lock in reversed(locks):
             lock.release()
@@ -101,16 +101,16 @@ def _preview(cfg, target, loaded, settings, mode, opts, env, now_ms):
                          opts=opts, env=env, now_ms=now_ms)
 
 
-def _apply(cfg, target, loaded, settings, mode, opts, env, now_ms, logs) -> dict:
+def _apply(cfg, target, loaded, settings, mode, opts, env, now_ms, logs, lock_paths: list[str]) -> dict:
     from openclaw_cli.maintenance.apply import plan_apply
     from openclaw_cli.maintenance.execute import execute
     from openclaw_cli.maintenance.fsview import FsView
     from openclaw_cli.paths import resolve_required_home
 
-    from openclaw_cli.storelock import lock_path_for
-
-    view = FsView.open(os.path.dirname(target.store_path),
-                       ignore=frozenset({os.path.basename(lock_path_for(target.store_path))}))
+    # Our own lock files (several stores may share a folder) are invisible to every count.
+    folder = os.path.dirname(target.store_path)
+    ours = frozenset(os.path.basename(p) for p in lock_paths if os.path.dirname(p) == folder)
+    view = FsView.open(folder, ignore=ours)
     plan = plan_apply(cfg=cfg, target=target, loaded=loaded, view=view, settings=settings, mode=mode,
                       opts=opts, env=env, now_ms=now_ms, home=resolve_required_home(env))
     execute(plan)
