@@ -232,7 +232,7 @@ def exact_size_no_message(sid: str, age: int, size: int) -> str:
     # header expands @ISO(..)@ to a 24-char ISO string and @HOME@ to an unknown path, so use
     # a header without placeholders here.
     head = json.dumps({"type": "session", "version": 3, "id": sid, "timestamp": "2026-01-01T00:00:00.000Z",
-                       "cwd": "/work"})
+                       "cwd": "/srv/project"})
     body = head + "\n"
     filler_len = size - len(body.encode()) - len(custom_line(1, "").encode()) - 1
     if filler_len < 0:
