@@ -59,8 +59,8 @@ def _one_line(text: str) -> str:
 
 
 def format_config_error(path: str, issues: list[ConfigIssue]) -> str:
-    """`config <path> is invalid: <issue>; <issue>` on a single line."""
-    return f"config {path} is invalid: " + "; ".join(_one_line(i.format()) for i in issues)
+    """`OpenClaw config is invalid (<path>): <issue>; <issue>` on a single line."""
+    return f"OpenClaw config is invalid ({path}): " + "; ".join(_one_line(i.format()) for i in issues)
 
 
 # --------------------------------------------------------------------------------------

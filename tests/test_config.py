@@ -310,7 +310,7 @@ def test_strict_error_is_one_line(tmp_path):
         config.load_config(dict(env), cwd=str(home))
     cfg = home / ".openclaw/openclaw.json"
     assert info.value.message == (
-        f"config {cfg} is invalid: session.maintenance.maxEntries: Invalid input (must be greater than 0); "
+        f"OpenClaw config is invalid ({cfg}): session.maintenance.maxEntries: Invalid input (must be greater than 0); "
         "session.maintenance.pruneAfter: invalid duration (use ms, s, m, h, d); <root>: Invalid input")
     assert info.value.exit_code == 1
     loaded = config.load_config(dict(env), strict=False, cwd=str(home))
