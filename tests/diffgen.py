@@ -1600,6 +1600,9 @@ def edge_cases() -> list[Case]:
                         ("root-null", "null")]:
         e = Edge(f"store-{label}", "an unreadable store reads as {} and is rewritten")
         e.store(text).tr("s-orphan", age=OLD)
+        if label != "empty-file":
+            e.expected_difference = ("a store that does not parse or is not an object is never rewritten: "
+                                     "this project exits 1 naming the file (the reference rewrites it as {})")
         add(e)
 
     e = Edge("canonical-unchanged", "nothing to do and canonical bytes: the store is not rewritten")
@@ -2049,6 +2052,8 @@ def edge_cases() -> list[Case]:
     e.runs = [["sessions", "cleanup", "--json"], ["sessions", "cleanup", "--dry-run", "--json"],
               ["sessions", "cleanup", "--json", *STORE_ARG]]
     e.expect_error = True
+    e.expected_difference = ("with no credentials and nothing listening at the Gateway address this project "
+                             "runs locally (the reference stops with GatewayCredentialsRequiredError)")
     add(e)
 
     e = Edge("default-target-gateway-fallback", "applying without --store: the closed Gateway port falls back to local")
@@ -2174,6 +2179,8 @@ def edge_cases() -> list[Case]:
     e.node(path=f"{STATE}/agents/main/sessions", dir=True, mode="700")
     e.store({"agent:main:direct:old": entry("s-o", OLD), "agent:main:main": entry("s-m", FRESH)}, mode="644")
     e.tr("s-o", age=OLD).tr("s-m")
+    e.expected_difference = ("an existing sessions folder keeps its permissions (the reference resets a 0700 "
+                             "folder to 0777 & ~umask when it writes the store)")
     add(e)
 
     # --- trajectories

@@ -200,3 +200,17 @@ def test_read_only_failure_mid_run_stops_and_says_what_was_done(home, monkeypatc
     assert set(json.loads(store_path.read_text())) == {"agent:main:direct:kept"}
     assert (store_path.parent / "kept.jsonl").exists()
     assert not Path(f"{store_path}.lock").exists()
+
+
+def test_no_credentials_and_nothing_listening_runs_locally(home):
+    """Deliberate difference: the reference stops with "requires credentials" before any socket."""
+    now = int(time.time() * 1000)
+    store_path = _small_store(home, {"agent:main:direct:old": {"sessionId": "old", "updatedAt": now - 90 * 86_400_000},
+                                     "agent:main:main": {"sessionId": "m", "updatedAt": now}},
+                              {"old.jsonl": MSG, "m.jsonl": MSG})
+    env = {"OPENCLAW_GATEWAY_PORT": "1"}  # nothing listens on port 1
+    result = refbin.run_ours(["sessions", "cleanup", "--json"], home, env)
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["pruned"] == 1 and summary["applied"] is True
+    assert set(json.loads(store_path.read_text())) == {"agent:main:main"}
