@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 
 from openclaw_cli import redact_patterns as _P
 
-__all__ = ["redact_console_text", "redact_lines", "compile_js_regex", "JsRegex"]
+__all__ = ["redact_console_text", "redact_lines", "compile_js_regex", "JsRegex", "JsSyntaxError"]
 
 _INF = float("inf")
 _MAX_CP = 0x10FFFF
@@ -602,9 +602,12 @@ class _Parser:
             name = "".join(map(chr, self.c[self.i + 1:end]))
             self.i = end + 1
             ranges = _property_ranges(name)
+            if negated:
+                ranges = _complement(ranges)
+            # Case-insensitively, \P{..} matches what folds like any character outside the property.
             if self.ic and _GC_NAMES.get(name.partition("=")[2] or name) not in _CASELESS_PROPERTIES:
                 ranges = _case_closure(ranges, True)
-            return ranges, negated
+            return ranges, False
         return None
 
     def _character_escape(self, in_class: bool) -> int:
@@ -848,7 +851,8 @@ def _set_source(ranges: Ranges, negated: bool, top: int = _MAX_CP) -> str:
     """A Python class for the set, ignoring code points above `top` (absent from the text)."""
     ranges = _clip(ranges, top)
     if not ranges:
-        return "[\\x00-\\U0010ffff]" if negated else "(?!)"
+        # One character wide either way (lookbehinds need the width).
+        return "[\\x00-\\U0010ffff]" if negated else "[^\\x00-\\U0010ffff]"
     if not negated and len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
         return _lit(ranges[0][0])
     parts = []
@@ -887,6 +891,58 @@ def _width(node) -> int | None:
         w = _width(node[1])
         return w * node[2] if w is not None and node[2] == node[3] else None
     return None
+
+
+def _nullable(node) -> bool:
+    kind = node[0]
+    if kind == "set":
+        return False
+    if kind == "seq":
+        return all(_nullable(child) for child in node[1])
+    if kind == "alt":
+        return any(_nullable(child) for child in node[1])
+    if kind == "cap":
+        return _nullable(node[2])
+    if kind == "group":
+        return _nullable(node[1])
+    if kind == "rep":
+        return node[2] == 0 or _nullable(node[1])
+    return True
+
+
+def _empty_iterations(node) -> bool:
+    """Whether an optional iteration could match empty: JavaScript rejects such an iteration
+    (and backtracks into it), Python's engine keeps it, so captures and rarely the match differ."""
+    kind = node[0]
+    if kind == "rep":
+        mx = node[3]
+        if (mx is None or mx > node[2]) and _nullable(node[1]):
+            return True
+        return _empty_iterations(node[1])
+    if kind in ("seq", "alt"):
+        return any(_empty_iterations(child) for child in node[1])
+    if kind == "group":
+        return _empty_iterations(node[1])
+    if kind == "cap":
+        return _empty_iterations(node[2])
+    if kind == "look":
+        return _empty_iterations(node[3])
+    return False
+
+
+def _has_backref(node) -> bool:
+    kind = node[0]
+    if kind == "bref":
+        return True
+    if kind in ("seq", "alt"):
+        return any(_has_backref(child) for child in node[1])
+    if kind in ("group", "rep"):
+        return _has_backref(node[1])
+    if kind == "cap":
+        return _has_backref(node[2])
+    if kind == "look":
+        return _has_backref(node[3])
+    return False
 
 
 def _has_capture(node) -> bool:
@@ -1009,6 +1065,29 @@ def _flatten(seq) -> list:
     return out
 
 
+class _LookbehindCheck:
+    """Whether a lookbehind body matches some text ending exactly at a position (with the
+    whole string visible to its own assertions)."""
+
+    __slots__ = ("body", "flags", "compiled")
+
+    def __init__(self, body: str, flags: int) -> None:
+        self.body = body
+        self.flags = flags
+        self.compiled: dict[int, re.Pattern] = {}
+        re.compile(body, flags)
+
+    def holds(self, s: str, position: int) -> bool:
+        remaining = len(s) - position
+        rx = self.compiled.get(remaining)
+        if rx is None:
+            if len(self.compiled) > 64:
+                self.compiled.clear()
+            rx = re.compile(f"{self.body}(?=[\\x00-\\U0010ffff]{{{remaining}}}\\Z)", self.flags)
+            self.compiled[remaining] = rx
+        return rx.search(s) is not None
+
+
 class _Emitter:
     def __init__(self, ascii_mode: bool, flags: int, top: int) -> None:
         self.ascii_mode = ascii_mode
@@ -1060,8 +1139,8 @@ class _Emitter:
             return "(?![^\\n\\r\\u2028\\u2029])" if node[1] else "\\Z"
         if kind == "wb":
             negated, extended = node[1], node[2] and self.top >= 0x17F
-            if self.ascii_mode and not extended:
-                return "\\B" if negated else "\\b"
+            if self.ascii_mode and not extended and not negated:
+                return "\\b"  # (Python's \B never matches in an empty string)
             w = _set_source(_WORD_RANGES_UI if extended else _WORD_RANGES, False, self.top)
             if negated:
                 return f"(?:(?<={w})(?={w})|(?<!{w})(?!{w}))"
@@ -1088,12 +1167,12 @@ class _Emitter:
         if body[0] == "alt" and all(_width(child) is not None for child in body[1]):
             parts = [opener + self.emit(child) + ")" for child in body[1]]
             return "".join(parts) if negative else "(?:" + "|".join(parts) + ")"
-        if not top or _has_capture(body):
+        if not top or _has_capture(body) or _has_backref(body):
             raise _Unsupported("variable-width lookbehind")
         # Checked after each match: does the body match some text ending at the marker?
         inner = _Emitter(self.ascii_mode, self.flags, self.top)
         inner.js_to_py, inner.closed = self.js_to_py, self.closed
-        checker = re.compile("(?:" + inner.emit(body) + ")\\Z", self.flags)
+        checker = _LookbehindCheck("(?:" + inner.emit(body) + ")", self.flags)
         self.count += 1
         self.checks.append((self.count, checker, negative))
         return "()"
@@ -1110,7 +1189,8 @@ class JsRegex:
     common case runs on small character classes.
     """
 
-    __slots__ = ("source", "flags", "unicode", "sticky", "required", "_tree", "_ascii_mode",
+    __slots__ = ("source", "flags", "unicode", "sticky", "required", "approximate", "_tree",
+                 "_ascii_mode",
                  "_py_flags", "_variants", "_groups", "_checks")
 
     def __init__(self, source: str, flags: str, *, validate: bool = True, tree=None) -> None:
@@ -1139,6 +1219,7 @@ class JsRegex:
         if validate:
             self._compile(0)
         self.required = _required_literals(tree)
+        self.approximate = _empty_iterations(tree)
 
     def branches(self) -> list[JsRegex]:
         """The top-level alternatives as separate regexes (for `test`, which any one decides)."""
@@ -1171,8 +1252,8 @@ class JsRegex:
 
     def _compile(self, level: int) -> re.Pattern:
         emitter = _Emitter(self._ascii_mode, self._py_flags, _TOPS[level])
-        python_source = emitter.emit(self._tree, top=True)
         try:
+            python_source = emitter.emit(self._tree, top=True)
             py = re.compile(python_source, self._py_flags)
         except (re.error, OverflowError, RecursionError) as exc:
             raise _Unsupported(str(exc)) from exc
@@ -1202,7 +1283,7 @@ class JsRegex:
             m = py.match(s, pos) if self.sticky else py.search(s, pos)
             if m is None or not checks:
                 return m
-            if all(bool(chk.search(s, 0, m.start(g))) != neg for g, chk, neg in checks):
+            if all(chk.holds(s, m.start(g)) != neg for g, chk, neg in checks):
                 return m
             if self.sticky:
                 return None
@@ -1214,6 +1295,11 @@ class JsRegex:
         if not self.sticky and not self._checks[level] and self._variants[level] is not None:
             return self._variants[level].search(s) is not None
         return self.exec(s, 0, level) is not None
+
+    def captures(self, m: re.Match) -> list[str | None]:
+        """Capture values in JavaScript order, None for groups that did not participate."""
+        groups = self._groups[_level_of(self, m)]
+        return [m.group(g) if g else None for g in groups]
 
     def group_values(self, m: re.Match) -> list[str]:
         """Capture values in JavaScript order, "" for groups that did not participate."""

@@ -39,8 +39,28 @@ function configPathFor(cfg) {
 	return file;
 }
 
+// Regex cases: every match (index and captures) of `new RegExp(source, flags + "g")`.
+function regexResult(item) {
+	let re;
+	try {
+		re = new RegExp(item.source, item.flags.includes("g") ? item.flags : `${item.flags}g`);
+	} catch (err) {
+		return { error: err?.name ?? "Error" };
+	}
+	const matches = [];
+	for (const m of item.text.matchAll(re)) {
+		matches.push([m.index, ...m.slice(0).map((v) => (v === undefined ? null : v))]);
+		if (matches.length >= 200) break;
+	}
+	return { matches };
+}
+
 const results = [];
 for (const item of cases) {
+	if (item.source !== undefined) {
+		results.push(regexResult(item));
+		continue;
+	}
 	const mod = await instanceFor(item.secrets ?? []);
 	process.env.OPENCLAW_CONFIG_PATH = configPathFor(item.cfg);
 	try {
