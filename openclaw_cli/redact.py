@@ -1065,6 +1065,20 @@ def _flatten(seq) -> list:
     return out
 
 
+def _ascii_run_char(node, top: int) -> tuple[str, bool] | None:
+    """(character, folds) when a set is one ASCII character, or an ASCII letter in both cases."""
+    if node[0] != "set" or node[2]:
+        return None
+    ranges = _clip(node[1], top)
+    if len(ranges) == 1 and ranges[0][0] == ranges[0][1] and ranges[0][0] < 0x80:
+        return chr(ranges[0][0]), False
+    if len(ranges) == 2 and ranges[0][0] == ranges[0][1] and ranges[1][0] == ranges[1][1]:
+        upper, lower = ranges[0][0], ranges[1][0]
+        if 0x41 <= upper <= 0x5A and lower == upper + 32:
+            return chr(lower), True
+    return None
+
+
 class _LookbehindCheck:
     """Whether a lookbehind body matches some text ending exactly at a position (with the
     whole string visible to its own assertions)."""
@@ -1103,7 +1117,31 @@ class _Emitter:
         if kind == "set":
             return _set_source(node[1], node[2], self.top)
         if kind == "seq":
-            return "".join(self.emit(child, top) for child in node[1])
+            if not self.ascii_mode:
+                return "".join(self.emit(child, top) for child in node[1])
+            # Runs of ASCII characters, some of them letters in both cases, read better (and
+            # compile faster) as one case-insensitive literal: with re.ASCII only ASCII folds.
+            out: list[str] = []
+            run: list[str] = []
+            folds = False
+
+            def flush() -> None:
+                if run:
+                    text = "".join(_lit(ord(ch)) for ch in run)
+                    out.append(f"(?i:{text})" if folds else text)
+                    run.clear()
+
+            for child in node[1]:
+                ch = _ascii_run_char(child, self.top)
+                if ch is None:
+                    flush()
+                    folds = False
+                    out.append(self.emit(child, top))
+                    continue
+                run.append(ch[0])
+                folds = folds or ch[1]
+            flush()
+            return "".join(out)
         if kind == "alt":
             return "(?:" + "|".join(self.emit(child) for child in node[1]) + ")"
         if kind == "cap":
@@ -1179,6 +1217,7 @@ class _Emitter:
 
 
 _TOPS = (0x7F, 0xFFFF, _MAX_CP)
+_UNSET = object()
 
 
 class JsRegex:
@@ -1189,7 +1228,7 @@ class JsRegex:
     common case runs on small character classes.
     """
 
-    __slots__ = ("source", "flags", "unicode", "sticky", "required", "approximate", "_tree",
+    __slots__ = ("source", "flags", "unicode", "sticky", "_required", "_approximate", "_tree",
                  "_ascii_mode",
                  "_py_flags", "_variants", "_groups", "_checks")
 
@@ -1218,23 +1257,22 @@ class JsRegex:
         self._checks: list[tuple | None] = [None, None, None]
         if validate:
             self._compile(0)
-        self.required = _required_literals(tree)
-        self.approximate = _empty_iterations(tree)
+        self._required: object = _UNSET
+        self._approximate: bool | None = None
 
-    def branches(self) -> list[JsRegex]:
-        """The top-level alternatives as separate regexes (for `test`, which any one decides)."""
-        node = self._tree
-        while True:
-            if node[0] == "seq" and len(node[1]) == 1:
-                node = node[1][0]
-            elif node[0] == "group":
-                node = node[1]
-            else:
-                break
-        if node[0] != "alt" or _has_capture(node) or any(
-                child[0] == "bref" for child in node[1]):
-            return [self]
-        return [JsRegex(self.source, self.flags, validate=False, tree=child) for child in node[1]]
+    @property
+    def required(self) -> frozenset[str] | None:
+        """Strings (lower case) of which every match contains one, when known."""
+        if self._required is _UNSET:
+            self._required = _required_literals(self._tree)
+        return self._required
+
+    @property
+    def approximate(self) -> bool:
+        """Whether the translation may differ (see _empty_iterations)."""
+        if self._approximate is None:
+            self._approximate = _empty_iterations(self._tree)
+        return self._approximate
 
     def literal(self) -> str | None:
         """The lower-case ASCII string this regex matches exactly, up to ASCII case, if any."""
@@ -1603,14 +1641,26 @@ def _preserves_shell_reference(match: str, token: str) -> bool:
 
 
 class _Pattern:
-    __slots__ = ("rx", "shell_reference", "chunk_unsafe")
+    """One redaction pattern: its regex (compiled on first use for the built-in list), the
+    strings some of which every match contains, and how the reference treats it."""
 
-    def __init__(self, rx: JsRegex, raw: str) -> None:
-        self.rx = rx
+    __slots__ = ("raw", "_rx", "required", "shell_reference", "chunk_unsafe")
+
+    def __init__(self, raw: str, rx: JsRegex | None, required: frozenset[str] | None) -> None:
+        self.raw = raw
+        self._rx = rx
+        self.required = required
         self.shell_reference = raw in _P.SHELL_REFERENCE_SOURCES
         self.chunk_unsafe = (raw.startswith(_P.BASE64_SAFE_BOUNDARY)
                              or raw.startswith(_P.IDENTIFIER_SAFE_BOUNDARY)
                              or raw in _P.CHUNK_UNSAFE_SOURCES)
+
+    @property
+    def rx(self) -> JsRegex:
+        if self._rx is None:
+            source, flags = _pattern_source(self.raw)
+            self._rx = _compile_config_regex(source, flags, validate=False)
+        return self._rx
 
 
 _SLASH_FORM = re.compile("/([^\n\r\u2028\u2029]+)/([gimsuy]*)")
@@ -1637,18 +1687,21 @@ def _compile_config_regex(source: str, flags: str, validate: bool = True) -> JsR
     return rx
 
 
-def _parse_pattern(raw: str, validate: bool = True) -> _Pattern | None:
+def _pattern_source(raw: str) -> tuple[str, str]:
+    """(source, flags) of a configured pattern: `/source/flags` or a bare source (`gi`)."""
+    m = _SLASH_FORM.fullmatch(raw)
+    if m:
+        return m.group(1), m.group(2) if "g" in m.group(2) else m.group(2) + "g"
+    return raw, "gi"
+
+
+def _parse_pattern(raw: str) -> _Pattern | None:
     if raw in _pattern_cache:
         return _pattern_cache[raw]
     rx: JsRegex | None = None
     if _js_trim(raw):
-        m = _SLASH_FORM.fullmatch(raw)
-        if m:
-            flags = m.group(2) if "g" in m.group(2) else m.group(2) + "g"
-            rx = _compile_config_regex(m.group(1), flags, validate)
-        else:
-            rx = _compile_config_regex(raw, "gi", validate)
-    pattern = _Pattern(rx, raw) if rx is not None else None
+        rx = _compile_config_regex(*_pattern_source(raw))
+    pattern = _Pattern(raw, rx, rx.required) if rx is not None else None
     if len(_pattern_cache) > 1024:
         _pattern_cache.clear()
     _pattern_cache[raw] = pattern
@@ -1661,8 +1714,10 @@ _default_patterns: list[_Pattern] | None = None
 def _defaults() -> list[_Pattern]:
     global _default_patterns
     if _default_patterns is None:
-        parsed = (_parse_pattern(raw, validate=False) for raw in _P.DEFAULT_REDACT_PATTERNS)
-        _default_patterns = [p for p in parsed if p is not None]
+        _default_patterns = [
+            _Pattern(raw, None, frozenset(required) if required is not None else None)
+            for raw, required in zip(_P.DEFAULT_REDACT_PATTERNS, _P.DEFAULT_REQUIRED)
+        ]
     return _default_patterns
 
 
@@ -1956,7 +2011,7 @@ def _redact_text(text: str, patterns: list[_Pattern], form_bodies: bool) -> str:
     folded = ""
     folded_for = None
     for pattern in patterns:
-        required = pattern.rx.required
+        required = pattern.required
         if required is not None:
             if folded_for is not text:
                 folded = text.lower() if text.isascii() else text.casefold()
@@ -2053,34 +2108,46 @@ def _trie_source(words: list[str]) -> str:
 
 
 class _AnyOf:
-    """`regex.test(text)` decided branch by branch. One search over the case-folded text
-    finds the strings the branches require; on ASCII text a literal branch is decided by its
-    string alone, and other branches run only when a string they need is present."""
+    """`regex.test(text)` for an alternation, decided branch by branch. One search over the
+    case-folded text finds the strings the branches require; on ASCII text a branch that is a
+    plain word is decided by the word alone, and other branches are compiled and run only
+    when a string they need is present."""
 
-    def __init__(self, rx: JsRegex) -> None:
+    def __init__(self, branches: Iterable[tuple[str, str | None, Iterable[str] | None]],
+                 flags: str) -> None:
+        self.flags = flags
+        self.sources: list[str] = []
+        self.compiled: list[JsRegex | None] = []
         self.literals: set[str] = set()
-        self.always: list[JsRegex] = []
-        by_needle: dict[str, list[JsRegex]] = {}
-        for branch in rx.branches():
-            literal = branch.literal()
+        self.always: list[int] = []
+        by_needle: dict[str, list[int]] = {}
+        for index, (source, literal, needles) in enumerate(branches):
+            self.sources.append(source)
+            self.compiled.append(None)
             if literal is not None:
                 self.literals.add(literal)
-            if branch.required is None:
-                self.always.append(branch)
+            if needles is None:
+                self.always.append(index)
                 continue
-            for needle in branch.required:
-                by_needle.setdefault(needle, []).append(branch)
-        needles = sorted(by_needle)
-        self.search = re.compile(_trie_source(needles)).search if needles else None
+            for needle in needles:
+                by_needle.setdefault(needle, []).append(index)
+        words = sorted(by_needle)
+        self.search = re.compile(_trie_source(words)).search if words else None
         self.hits = {
-            w: [(n in self.literals, by_needle[n]) for n in needles if w.startswith(n)]
-            for w in needles
+            w: [(n in self.literals, tuple(by_needle[n])) for n in words if w.startswith(n)]
+            for w in words
         }
+
+    def _branch(self, index: int) -> JsRegex:
+        rx = self.compiled[index]
+        if rx is None:
+            rx = self.compiled[index] = JsRegex(self.sources[index], self.flags, validate=False)
+        return rx
 
     def test(self, text: str) -> bool:
         ascii_text = text.isascii()
-        for branch in self.always:
-            if branch.test(text):
+        for index in self.always:
+            if self._branch(index).test(text):
                 return True
         if self.search is None:
             return False
@@ -2091,15 +2158,63 @@ class _AnyOf:
             m = self.search(folded, pos)
             if m is None:
                 return False
-            for is_literal, branches in self.hits[m.group()]:
+            for is_literal, indexes in self.hits[m.group()]:
                 if is_literal and ascii_text:
                     return True
-                for branch in branches:
-                    if id(branch) not in tried:
-                        tried.add(id(branch))
-                        if branch.test(text):
+                for index in indexes:
+                    if index not in tried:
+                        tried.add(index)
+                        if self._branch(index).test(text):
                             return True
             pos = m.start() + 1
+
+
+def _split_alternatives(source: str) -> list[str]:
+    """The top-level alternatives of a JavaScript pattern source."""
+    parts = []
+    depth = 0
+    in_class = False
+    start = 0
+    i = 0
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(source[start:i])
+            start = i + 1
+        i += 1
+    parts.append(source[start:])
+    return parts
+
+
+def _prefilter_branches() -> list[str]:
+    source = _P.PREFILTER[0]
+    assert source.startswith("(?:") and source.endswith(")")
+    return _split_alternatives(source[3:-1])
+
+
+def derived_tables() -> tuple[tuple, tuple]:
+    """The data `redact_patterns` stores for the built-in regexes, computed from their sources."""
+    required = []
+    for raw in _P.DEFAULT_REDACT_PATTERNS:
+        rx = JsRegex(*_pattern_source(raw), validate=False)
+        required.append(tuple(sorted(rx.required)) if rx.required is not None else None)
+    branches = []
+    for source in _prefilter_branches():
+        rx = JsRegex(source, _P.PREFILTER[1], validate=False)
+        needles = tuple(sorted(rx.required)) if rx.required is not None else None
+        branches.append((rx.literal(), needles))
+    return tuple(required), tuple(branches)
 
 
 _prefilter_test: _AnyOf | None = None
@@ -2108,7 +2223,10 @@ _prefilter_test: _AnyOf | None = None
 def _could_match_defaults(text_units: str) -> bool:
     global _prefilter_test
     if _prefilter_test is None:
-        _prefilter_test = _AnyOf(JsRegex(*_P.PREFILTER, validate=False))
+        _prefilter_test = _AnyOf(
+            ((source, literal, needles) for source, (literal, needles)
+             in zip(_prefilter_branches(), _P.PREFILTER_BRANCHES)),
+            _P.PREFILTER[1])
     return _prefilter_test.test(_from_units(text_units))
 
 

@@ -20,6 +20,7 @@ from openclaw_cli.redact import (
     _has_nested_repetition,
     _to_units,
     compile_js_regex,
+    derived_tables,
     redact_console_text,
     redact_lines,
 )
@@ -492,6 +493,12 @@ def test_regex_translation_differential():
     assert gaps < len(cases) * 0.08
 
 
+def test_derived_tables_are_current():
+    required, branches = derived_tables()
+    assert required == redact_patterns.DEFAULT_REQUIRED, "regenerate DEFAULT_REQUIRED"
+    assert branches == redact_patterns.PREFILTER_BRANCHES, "regenerate PREFILTER_BRANCHES"
+
+
 def test_builtin_regexes_translate_exactly():
     """Every regex the redaction itself uses compiles in all variants, with no approximation."""
     sources = [(raw, "") for raw in redact_patterns.DEFAULT_REDACT_PATTERNS]
@@ -563,3 +570,34 @@ def test_ordinary_lines_are_cheap():
             redact_console_text(line)
     per_line = (time.perf_counter() - start) / (10 * len(lines))
     assert per_line < 50e-6, f"{per_line * 1e6:.1f} µs per line"
+
+
+@pytest.mark.reference
+@pytest.mark.parametrize("logging", [
+    {"redactSensitive": "tools"},
+    {"redactSensitive": "off"},
+    {"redactPatterns": ["/agent:[a-z]+/", "fb9fb699"]},
+])
+def test_reference_cli_lines(reference, home, logging):
+    """The reference's routed `sessions` listing prints unredacted; the same command through
+    the full program (console capture on) prints exactly what redact_lines makes of it."""
+    rng = random.Random(3)
+    now = int(time.time() * 1000)
+    ids = ["fb9fb699-0672-4249-8ffc-a60331407caa"] + [_uuid(rng) for _ in range(20)]
+    store = {}
+    for i, sid in enumerate(ids):
+        key = (f"agent:main:telegram:dm:{rng.randint(10**5, 10**9)}" if i % 3
+               else f"agent:main:subagent:sk-{sid[:20]}")
+        store[key] = {"sessionId": sid, "updatedAt": now - i * 3_600_000, "model": "gpt-5.4",
+                      "totalTokens": rng.randint(0, 100_000)}
+    sessions = home / ".openclaw" / "agents" / "main" / "sessions"
+    sessions.mkdir(parents=True)
+    (sessions / "sessions.json").write_text(json.dumps(store), encoding="utf-8")
+    cfg = {"logging": logging}
+    (home / ".openclaw" / "openclaw.json").write_text(json.dumps(cfg), encoding="utf-8")
+    raw = reference.run_reference(["sessions"], home)
+    captured = reference.run_reference(["sessions"], home, env={"OPENCLAW_DISABLE_ROUTE_FIRST": "1"})
+    assert raw.returncode == captured.returncode == 0, raw.stderr + captured.stderr
+    assert redact_lines(raw.stdout.split("\n"), cfg) == captured.stdout.split("\n")
+    if logging.get("redactSensitive") != "off":
+        assert raw.stdout != captured.stdout
