@@ -117,7 +117,7 @@ _property_cache: dict[str, Ranges] = {}
 
 
 def _category_ranges(prefix: str) -> Ranges:
-    """General_Category ranges from the interpreter's Unicode tables (C and Z use the reference's)."""
+    """General_Category ranges from Python's Unicode tables (C and Z: the reference's)."""
     if prefix in _property_cache:
         return _property_cache[prefix]
     if prefix == "C":
@@ -179,7 +179,8 @@ def _property_ranges(name: str) -> Ranges:
         return _merge(_category_ranges("Lu") + _category_ranges("Ll") + _category_ranges("Lt"))
     if code == "Cn":
         assigned = _merge(_complement(_category_ranges("C")) + _category_ranges("Cc")
-                          + _category_ranges("Cf") + _category_ranges("Cs") + _category_ranges("Co"))
+                          + _category_ranges("Cf") + _category_ranges("Cs")
+                          + _category_ranges("Co"))
         return _complement(assigned)
     return _category_ranges(code)
 
@@ -358,7 +359,8 @@ class _Parser:
                 in_class = True
             elif ch == 0x28:
                 if i + 1 < n and c[i + 1] == 0x3F:
-                    if i + 2 < n and c[i + 2] == 0x3C and not (i + 3 < n and c[i + 3] in (0x3D, 0x21)):
+                    named = i + 2 < n and c[i + 2] == 0x3C
+                    if named and not (i + 3 < n and c[i + 3] in (0x3D, 0x21)):
                         count += 1
                         end = i + 3
                         while end < n and c[end] != 0x3E:
@@ -605,7 +607,8 @@ class _Parser:
             if negated:
                 ranges = _complement(ranges)
             # Case-insensitively, \P{..} matches what folds like any character outside the property.
-            if self.ic and _GC_NAMES.get(name.partition("=")[2] or name) not in _CASELESS_PROPERTIES:
+            category = _GC_NAMES.get(name.partition("=")[2] or name)
+            if self.ic and category not in _CASELESS_PROPERTIES:
                 ranges = _case_closure(ranges, True)
             return ranges, False
         return None
@@ -1679,7 +1682,7 @@ def _compile_config_regex(source: str, flags: str, validate: bool = True) -> JsR
     if not _has_nested_repetition(trimmed):
         try:
             rx = JsRegex(trimmed, flags, validate=validate)
-        except ValueError:
+        except (ValueError, RecursionError):
             rx = None
     if len(_compiled_cache) > 1024:
         _compiled_cache.clear()
@@ -2242,10 +2245,35 @@ def _logging_section(cfg: Mapping | None) -> Mapping | None:
 
 
 def redact_console_text(text: str, cfg: Mapping | None = None, secrets: Iterable[str] = ()) -> str:
-    """One formatted console line as the reference prints it: secrets masked.
+    """What the reference's console forwarding makes of one formatted `console.log` or
+    `console.error` text before printing it (lone UTF-16 surrogates may remain; print them
+    as U+FFFD). JSON written straight to stdout is never redacted.
 
-    `cfg` is the raw parsed config file (its `logging.redactSensitive` and
-    `logging.redactPatterns` apply); `secrets` are the exact values registered for redaction.
+    `cfg` is the config file as parsed from disk (JSON5), not the validated or defaulted
+    config: no `${VAR}` substitution, no `$include`. Pass None when there is no file or it
+    does not parse, and for `config schema` / `config validate`, which skip reading it. The
+    reference reads it once per process and keeps that. Only its `logging` object matters:
+
+    - `redactSensitive`: exactly "off" turns pattern redaction off (registered secrets are
+      still masked); any other value, or none, means the default mode "tools".
+    - `redactPatterns`: when non-empty, these patterns replace the built-in list (which
+      then applies only if every built-in pattern is listed too, and form-body/URL-query
+      masking only then). Each entry is `/source/flags` or a bare source compiled with
+      `gi`; invalid or nested-repetition patterns are skipped; a list whose entries are all
+      skipped masks nothing. Non-string entries (or a non-list with a length) make the
+      reference throw; so does this (TypeError).
+
+    `secrets` are the values the process registered for exact-value redaction, in
+    registration order (values under 6 UTF-16 units are ignored; their
+    encodeURIComponent forms count too; the last 512 are kept). The reference registers
+    resolved SecretRef values (secrets runtime snapshots: gateway startup, config writes,
+    `secrets apply`) and model-provider API keys resolved for model calls with secret
+    sentinels on (embedded agent runs, LLM compaction) when they come from a SecretRef.
+    Listing, cleanup and doctor register nothing.
+
+    Route-first commands (the plain `openclaw sessions` listing, `status`, `health`,
+    `config get`, ...) never enable console capture, so they print unredacted unless
+    OPENCLAW_DISABLE_ROUTE_FIRST is truthy or their arguments fail the route's parse.
     """
     if not text:
         return text
@@ -2268,6 +2296,6 @@ def redact_console_text(text: str, cfg: Mapping | None = None, secrets: Iterable
 
 def redact_lines(lines: Iterable[str], cfg: Mapping | None = None,
                  secrets: Iterable[str] = ()) -> list[str]:
-    """`redact_console_text` over each line."""
+    """`redact_console_text` over each line (each one a separate console call)."""
     secrets = tuple(secrets)
     return [redact_console_text(line, cfg, secrets) for line in lines]

@@ -1,4 +1,4 @@
-"""Data for console redaction: the reference's JavaScript regex sources, key sets and Unicode tables."""
+"""Console redaction data: the reference's JavaScript regex sources, key sets, Unicode tables."""
 
 from __future__ import annotations
 
@@ -39,7 +39,9 @@ _STANDALONE_KEYS = (
     r"|app[-_]?secret|private[-_]?key|authorization|jwt|token|secret|password|pass|passwd|credential|"
     + _PAYMENT_QUERY_KEYS
 )
-_ENV_KEY = r"\b[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|" + _PAYMENT_ENV_KEYS + r")\b\s*[=:]\s*"
+_ENV_KEY = (
+    r"\b[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|" + _PAYMENT_ENV_KEYS + r")\b\s*[=:]\s*"
+)
 
 ENV_ASSIGNMENT = "/" + _ENV_KEY + r"""(["']?)([^\s"'\\]+)\1/g"""
 ESCAPED_ENV_ASSIGNMENT = "/" + _ENV_KEY + r"""\\+(["'])([^\s"'\\]+)\\+\1/g"""
@@ -53,7 +55,8 @@ TELEGRAM_BOT_TOKEN = r"\bbot(\d{6,}:[A-Za-z0-9_-]{20,})\b"
 TELEGRAM_TOKEN = r"\b(\d{6,}:[A-Za-z0-9_-]{20,})\b"
 
 # Patterns whose value may be a shell reference to the key itself (`FOO_TOKEN=$FOO_TOKEN`).
-SHELL_REFERENCE_SOURCES = frozenset({ENV_ASSIGNMENT, ESCAPED_ENV_ASSIGNMENT, STANDALONE_QUOTED, STANDALONE})
+SHELL_REFERENCE_SOURCES = frozenset(
+    {ENV_ASSIGNMENT, ESCAPED_ENV_ASSIGNMENT, STANDALONE_QUOTED, STANDALONE})
 # Patterns replaced over the whole text even when it is long.
 CHUNK_UNSAFE_SOURCES = frozenset({TELEGRAM_BOT_TOKEN, TELEGRAM_TOKEN})
 
@@ -77,7 +80,8 @@ DEFAULT_REDACT_PATTERNS: tuple[str, ...] = (
     r"Authorization\s*[:=]\s*Bearer\s+([A-Za-z0-9._\-+=]+)",
     r"Authorization\s*[:=]\s*Basic\s+([A-Za-z0-9+/=]+)",
     r"Authorization\s*[:=]\s*Bot\s+([A-Za-z0-9._\-+=]{18,})",
-    r"""(?:X-OpenClaw-Token|x-pomerium-jwt-assertion|X-Api-Key|X-Auth-Token)\s*[:=]\s*([^\s"',;]+)""",
+    r"(?:X-OpenClaw-Token|x-pomerium-jwt-assertion|X-Api-Key|X-Auth-Token)"
+    r"""\s*[:=]\s*([^\s"',;]+)""",
     r"\bBearer\s+([A-Za-z0-9._\-+=]{18,})\b",
     r"\b(?:https?|wss?|ftp):\/\/[^\/\s:@]*:([^\/\s@]+)@",
     r"\b(?:postgres(?:ql)?|mysql|mongodb(?:\+srv)?|rediss?|amqps?):\/\/[^:\s/@]*:([^@\s]+)@",
@@ -137,7 +141,8 @@ DEFAULT_REDACT_PATTERNS: tuple[str, ...] = (
     BASE64_SAFE_BOUNDARY + r"(ATBB[A-Za-z0-9_=.-]{16,})",
     r"(BBDC-[A-Za-z0-9+/@_-]{40,50})",
     r"(HRKU-AA[A-Za-z0-9_-]{20,})",
-    r"(pat-(?:eu|na)1-[A-Za-z0-9]{8}\-[A-Za-z0-9]{4}\-[A-Za-z0-9]{4}\-[A-Za-z0-9]{4}\-[A-Za-z0-9]{12})",
+    r"(pat-(?:eu|na)1-[A-Za-z0-9]{8}\-[A-Za-z0-9]{4}\-[A-Za-z0-9]{4}\-[A-Za-z0-9]{4}"
+    r"\-[A-Za-z0-9]{12})",
     r"(apify_api_[A-Za-z0-9\-]{20,})",
     r"(FlyV1 fm\d+_[A-Za-z0-9+/=,_-]{100,})",
     r"(fio-u-[A-Za-z0-9_-]{40,})",
@@ -207,7 +212,8 @@ PREFILTER = (
         r"A[KS]IA[A-Z0-9]|AKID|LTAI|hf_|api_org_|r8_",
         r"\bbot\d{6,}:|\b\d{6,}:[A-Za-z0-9_-]{20,}",
         r"%[0-9A-Fa-f]{2}[A-Za-z0-9_%.-]*=",
-        r"(?:\+|[" + _INVISIBLE + "])(?:[" + _INVISIBLE + r"+]*[A-Za-z0-9_%.-])+[" + _INVISIBLE + "+]*=",
+        r"(?:\+|[" + _INVISIBLE + "])(?:[" + _INVISIBLE + r"+]*[A-Za-z0-9_%.-])+["
+        + _INVISIBLE + "+]*=",
     ))
     + ")",
     "iu",

@@ -142,7 +142,8 @@ def provider_tokens(rng: random.Random) -> list[str]:
     h = lambda n: _rand(rng, HEXD, n)  # noqa: E731
     u = lambda n: _rand(rng, ALNUM + "_-", n)  # noqa: E731
     return [
-        "sk-" + u(rng.randint(6, 48)), "sk-proj-" + u(40), "ghp_" + a(36), "github_pat_" + a(22) + "_" + a(20),
+        "sk-" + u(rng.randint(6, 48)), "sk-proj-" + u(40), "ghp_" + a(36),
+        "github_pat_" + a(22) + "_" + a(20),
         "gho_" + a(12), "ghu_" + a(9), "ghs_" + a(30), "ghr_" + a(14), "glpat-" + u(20), "glpat-" + u(19),
         "gloas-" + h(32), "xoxb-" + a(10) + "-" + a(12), "xapp-1-" + a(20),
         "https://hooks.slack.com/services/T" + a(8).upper() + "/B" + a(8).upper() + "/" + a(24),
@@ -163,7 +164,8 @@ def provider_tokens(rng: random.Random) -> list[str]:
         "retaindb_" + a(20), "hsk-" + a(20), "mem0_" + a(30), "brv_" + a(20), "xai-" + a(40),
         "fw-" + a(32), "fw_" + a(31), "fpk_" + a(30), "AKIA" + a(16).upper(), "ASIA" + a(16).upper(),
         "AKID" + a(20), "LTAI" + a(20), "hf_" + a(34), "api_org_" + a(30), "r8_" + a(40),
-        "bot" + str(rng.randint(10**6, 10**10)) + ":" + u(35), str(rng.randint(10**5, 10**10)) + ":" + u(rng.choice([19, 20, 35])),
+        "bot" + str(rng.randint(10**6, 10**10)) + ":" + u(35),
+        str(rng.randint(10**5, 10**10)) + ":" + u(rng.choice([19, 20, 35])),
     ]
 
 
@@ -325,16 +327,26 @@ def build_cases(seed: int = 20260701, rows: int = 1500) -> list[dict]:
         filler = _rand(rng, ALNUM + " ", 16380)
         cases.append({"text": filler + " sk-" + _rand(rng, ALNUM, 30) + " " + filler + " ghp_"
                       + _rand(rng, ALNUM, 36) + " 123456789:" + _rand(rng, ALNUM, 30) + " " + filler})
+    # Chunk boundaries (16384 UTF-16 units) through astral characters and secrets.
+    secret = _rand(rng, ALNUM, 30)
+    for cfg in (None, {"logging": {"redactPatterns": ["/😀/u", "/\\ud83d/", "/[^a]{3}/u"]}},
+                {"logging": {"redactPatterns": default_plus(["/x😀?y/u"])}}):
+        for offset in (16383, 16382, 16370):
+            text = ("a" * offset + "😀 sk-" + secret + " 1234567:" + secret + "x😀y" + "b " * 9000
+                    + "token=" + secret + "&a=b " + "c" * 7000 + "😀")
+            cases.append({"text": text, "cfg": cfg, "secrets": [secret[:8]] if offset == 16370 else []})
     # Configurations, over a sample of the texts above.
     pool = [c["text"] for c in cases if len(c["text"]) < 2000]
     for cfg in configs(rng):
-        for text in rng.sample(pool, 40) + ["Session store: /tmp/x/sessions.json",
-                                            "agent:main:main  direct  fb9fb699-0672-4249-8ffc-a60331407caa",
-                                            "token=abcdefghijklmnopqrstuvwxyz", "KEY é ſ \u212a ß 😀 İ ı"]:
+        fixed = ["Session store: /tmp/x/sessions.json",
+                 "agent:main:main  direct  fb9fb699-0672-4249-8ffc-a60331407caa",
+                 "token=abcdefghijklmnopqrstuvwxyz", "KEY é ſ \u212a ß 😀 İ ı"]
+        for text in rng.sample(pool, 40) + fixed:
             cases.append({"text": text, "cfg": cfg})
     # Registered secrets.
     for _ in range(12):
-        secrets = [_rand(rng, ALNUM + "/+=!*'()~ é😀", rng.randint(3, 30)) for _ in range(rng.randint(1, 4))]
+        secrets = [_rand(rng, ALNUM + "/+=!*'()~ é😀", rng.randint(3, 30))
+                   for _ in range(rng.randint(1, 4))]
         secrets.append(secrets[0])
         for _ in range(8):
             chosen = rng.choice(secrets)
@@ -520,7 +532,8 @@ def test_unicode_tables_match_reference():
     script = (
         "const r=[];for(const p of ['C','Z']){const re=new RegExp(`^\\\\p{${p}}$`,'u');let s=-1;"
         "const out=[];for(let c=0;c<=0x110000;c++){const ok=c<0x110000&&re.test(String.fromCodePoint(c));"
-        "if(ok&&s<0)s=c;if(!ok&&s>=0){out.push(s===c-1?s.toString(16):s.toString(16)+'-'+(c-1).toString(16));"
+        "if(ok&&s<0)s=c;if(!ok&&s>=0){"
+        "out.push(s===c-1?s.toString(16):s.toString(16)+'-'+(c-1).toString(16));"
         "s=-1;}}r.push(out.join(' '));}console.log(JSON.stringify(r));"
     )
     proc = subprocess.run([str(_node_binary()), "-e", script], capture_output=True, text=True,
