@@ -1040,8 +1040,9 @@ _COMMON_CHARS = frozenset(" etaoinsrhldcum0123456789-./:%()")
 
 
 def _needle_score(options: frozenset[str]) -> tuple[int, int, int]:
-    shortest = min(options, key=len)
-    return len(shortest), -len(options), sum(ch not in _COMMON_CHARS for ch in shortest)
+    """Prefer longer needles, fewer of them, then rarer characters."""
+    rarity = min(sum(ch not in _COMMON_CHARS for ch in option) for option in options)
+    return min(map(len, options)), -len(options), rarity
 
 
 def _small_set_chars(node) -> set[str] | None:
