@@ -1236,7 +1236,7 @@ class JsRegex:
                  "_ascii_mode",
                  "_py_flags", "_variants", "_groups", "_checks")
 
-    def __init__(self, source: str, flags: str, *, validate: bool = True, tree=None) -> None:
+    def __init__(self, source: str, flags: str, *, validate: bool = True) -> None:
         seen: set[str] = set()
         for flag in flags:
             if flag not in "dgimsuyv" or flag in seen:
@@ -1248,13 +1248,9 @@ class JsRegex:
         self.flags = flags
         self.unicode = "u" in seen
         self.sticky = "y" in seen
-        if tree is None:
-            parser = _Parser(source, flags)
-            tree = parser.parse()
-            self._ascii_mode = not (parser.has_ic_backref and self.unicode)
-        else:
-            self._ascii_mode = True
-        self._tree = tree
+        parser = _Parser(source, flags)
+        self._tree = parser.parse()
+        self._ascii_mode = not (parser.has_ic_backref and self.unicode)
         self._py_flags = re.ASCII if self._ascii_mode else 0
         self._variants: list[re.Pattern | None] = [None, None, None]
         self._groups: list[tuple[int, ...] | None] = [None, None, None]
@@ -1746,19 +1742,42 @@ def _js_truthy(value: object) -> bool:
     return True
 
 
-def _resolve_patterns(value: object) -> list[_Pattern]:
+class _PatternSet:
+    """Resolved patterns, with one search telling which of them can match a text."""
+
+    def __init__(self, patterns: list[_Pattern]) -> None:
+        self.patterns = patterns
+        self._index: _NeedleIndex | None = None
+
+    def candidates(self, text: str) -> set[int]:
+        if self._index is None:
+            self._index = _NeedleIndex([p.required for p in self.patterns])
+        return self._index.items(text.lower() if text.isascii() else text.casefold())
+
+
+_default_set: _PatternSet | None = None
+_custom_sets: dict[tuple[str, ...], _PatternSet] = {}
+
+
+def _resolve_patterns(value: object) -> _PatternSet:
+    global _default_set
     if not _js_truthy(_js_length(value)):
-        return _defaults()
+        if _default_set is None:
+            _default_set = _PatternSet(_defaults())
+        return _default_set
     if not isinstance(value, list):
         raise TypeError("logging.redactPatterns.map is not a function")
-    out = []
-    for raw in value:
-        if not isinstance(raw, str):
-            raise TypeError("logging.redactPatterns entry is not a string")
-        pattern = _parse_pattern(raw)
-        if pattern is not None:
-            out.append(pattern)
-    return out
+    if not all(isinstance(raw, str) for raw in value):
+        raise TypeError("logging.redactPatterns entry is not a string")
+    key = tuple(value)
+    resolved = _custom_sets.get(key)
+    if resolved is None:
+        parsed = (_parse_pattern(raw) for raw in value)
+        resolved = _PatternSet([p for p in parsed if p is not None])
+        if len(_custom_sets) > 64:
+            _custom_sets.clear()
+        _custom_sets[key] = resolved
+    return resolved
 
 
 def _includes_default_patterns(value: object) -> bool:
@@ -2006,28 +2025,25 @@ def _replace_pattern(text: str, pattern: _Pattern) -> str:
     return rx.replace(text, lambda m: _redact_match(m, pattern))
 
 
-def _redact_text(text: str, patterns: list[_Pattern], form_bodies: bool) -> str:
+def _redact_text(text: str, patterns: _PatternSet, form_bodies: bool) -> str:
     if form_bodies:
         cp = _from_units(text)
         redacted = _redact_form_body(_redact_url_query_pairs(cp))
         if redacted != cp:
             text = _to_units(redacted)
-    folded = ""
-    folded_for = None
-    for pattern in patterns:
-        required = pattern.required
-        if required is not None:
-            if folded_for is not text:
-                folded = text.lower() if text.isascii() else text.casefold()
-                folded_for = text
-            if not any(map(folded.__contains__, required)):
-                continue
+    candidates = patterns.candidates(text)
+    for index, pattern in enumerate(patterns.patterns):
+        if index not in candidates:
+            continue
         if pattern.chunk_unsafe or len(text) <= _P.CHUNK_THRESHOLD:
-            text = _replace_pattern(text, pattern)
+            redacted = _replace_pattern(text, pattern)
         else:
             size = _P.CHUNK_SIZE
-            text = "".join(_replace_pattern(text[i:i + size], pattern)
-                           for i in range(0, len(text), size))
+            redacted = "".join(_replace_pattern(text[i:i + size], pattern)
+                               for i in range(0, len(text), size))
+        if redacted != text:
+            text = redacted
+            candidates = patterns.candidates(text)
     return text
 
 
@@ -2109,6 +2125,47 @@ def _trie_source(words: list[str]) -> str:
         return "(?:" + body + ")?" if "" in node else body
 
     return emit(trie)
+
+
+class _NeedleIndex:
+    """Which items (each with strings some of which it needs, or None) a folded text may
+    concern, found with one search for all the strings."""
+
+    def __init__(self, needle_sets: Iterable[Iterable[str] | None]) -> None:
+        by_needle: dict[str, list[int]] = {}
+        self.always: set[int] = set()
+        for index, needles in enumerate(needle_sets):
+            if needles is None:
+                self.always.add(index)
+                continue
+            for needle in needles:
+                by_needle.setdefault(needle, []).append(index)
+        words = sorted(by_needle)
+        self.search = re.compile(_trie_source(words)).search if words else None
+        # A search reports the longest string at a position; shorter ones there count too.
+        self.hits: dict[str, tuple[int, ...]] = {}
+        for word in words:
+            found: set[int] = set()
+            for end in range(1, len(word) + 1):
+                found.update(by_needle.get(word[:end], ()))
+            self.hits[word] = tuple(sorted(found))
+
+    def items(self, folded: str) -> set[int]:
+        found = set(self.always)
+        search = self.search
+        if search is None:
+            return found
+        seen: set[str] = set()
+        pos = 0
+        while True:
+            m = search(folded, pos)
+            if m is None:
+                return found
+            word = m.group()
+            if word not in seen:
+                seen.add(word)
+                found.update(self.hits[word])
+            pos = m.start() + 1
 
 
 class _AnyOf:
@@ -2289,7 +2346,7 @@ def redact_console_text(text: str, cfg: Mapping | None = None, secrets: Iterable
     if not custom and not _could_match_defaults(exact):
         return _from_units(exact)
     patterns = _resolve_patterns(raw_patterns)
-    if not patterns:
+    if not patterns.patterns:
         return _from_units(exact)
     form_bodies = _includes_default_patterns(raw_patterns)
     return _from_units(_redact_text(exact, patterns, form_bodies))
