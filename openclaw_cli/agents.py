@@ -9,7 +9,7 @@ from typing import Any
 
 from openclaw_cli import paths
 from openclaw_cli.errors import CliError
-from openclaw_cli.units import js_trim
+from openclaw_cli.jsstr import js_trim
 
 DEFAULT_AGENT_ID = "main"
 STORE_FILENAME = "sessions.json"

@@ -32,23 +32,8 @@ JSON_MAX_DEPTH_ERROR = "JSON nesting is too deep"
 _TWO53 = 9007199254740992
 _MAX_ARRAY_INDEX = 4294967294
 
-# JS String.prototype.trim(): WhiteSpace and LineTerminator code points.
-JS_WHITESPACE = (
-    "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
-    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
-
-
-def js_trim(value: str) -> str:
-    """`value.trim()` as JavaScript defines whitespace (differs from str.strip)."""
-    return value.strip(JS_WHITESPACE)
-
-
-def js_utf16_len(value: str) -> int:
-    """`value.length` in JavaScript: UTF-16 code units."""
-    if value.isascii():
-        return len(value)
-    return len(value) + sum(1 for ch in value if ch > "\uffff")
+from openclaw_cli.jsstr import JS_WHITESPACE, js_trim  # noqa: E402,F401  (re-exported)
+from openclaw_cli.jsstr import utf16_len as js_utf16_len  # noqa: E402,F401
 
 
 def js_utf8(value: str) -> bytes:

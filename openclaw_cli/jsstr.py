@@ -6,18 +6,28 @@ import re
 from functools import lru_cache
 
 # ECMAScript WhiteSpace + LineTerminator (String.prototype.trim), which differs from str.strip().
-_JS_WS = (
+JS_WHITESPACE = (
     "\t\n\x0b\x0c\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
     "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
 
 
 def js_trim(value: str) -> str:
-    return value.strip(_JS_WS)
+    return value.strip(JS_WHITESPACE)
 
 
 def js_trim_end(value: str) -> str:
-    return value.rstrip(_JS_WS)
+    return value.rstrip(JS_WHITESPACE)
+
+
+def js_round(value: float) -> float:
+    """`Math.round`: halves go up, towards +infinity."""
+    import math
+
+    if math.isnan(value) or math.isinf(value):
+        return value
+    floor = math.floor(value)
+    return floor + 1 if value - floor >= 0.5 else floor
 
 
 def utf16_len(value: str) -> int:
@@ -26,40 +36,34 @@ def utf16_len(value: str) -> int:
     return len(value) + sum(1 for ch in value if ord(ch) > 0xFFFF)
 
 
-def _to_units(value: str) -> list[str]:
-    """Split a string into UTF-16 code units (astral chars become surrogate halves)."""
-    units: list[str] = []
-    for ch in value:
-        cp = ord(ch)
-        if cp > 0xFFFF:
-            cp -= 0x10000
-            units.append(chr(0xD800 + (cp >> 10)))
-            units.append(chr(0xDC00 + (cp & 0x3FF)))
-        else:
-            units.append(ch)
-    return units
+def to_units(text: str) -> str:
+    """The string with every astral character split into its two surrogate halves, so that
+    len() and slicing count UTF-16 code units exactly as JavaScript does."""
+    if text.isascii() or all(ord(ch) <= 0xFFFF for ch in text):
+        return text
+    return "".join(_split_astral(ch) for ch in text)
 
 
-def _from_units(units: list[str]) -> str:
-    out: list[str] = []
-    i = 0
-    n = len(units)
-    while i < n:
-        u = ord(units[i])
-        if 0xD800 <= u <= 0xDBFF and i + 1 < n and 0xDC00 <= ord(units[i + 1]) <= 0xDFFF:
-            out.append(chr(0x10000 + ((u - 0xD800) << 10) + (ord(units[i + 1]) - 0xDC00)))
-            i += 2
-        else:
-            out.append(units[i])
-            i += 1
-    return "".join(out)
+def _split_astral(ch: str) -> str:
+    cp = ord(ch)
+    if cp <= 0xFFFF:
+        return ch
+    cp -= 0x10000
+    return chr(0xD800 + (cp >> 10)) + chr(0xDC00 + (cp & 0x3FF))
+
+
+def from_units(units: str) -> str:
+    """Join surrogate pairs back into characters (lone halves become U+FFFD, as Node prints them)."""
+    if all(not 0xD800 <= ord(ch) <= 0xDFFF for ch in units):
+        return units
+    return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
 def utf16_slice(value: str, start: int, end: int | None = None) -> str:
     """`String.prototype.slice` on UTF-16 indices (negative indices count from the end)."""
     if value.isascii():
         return value[start:end]
-    return _from_units(_to_units(value)[start:end])
+    return from_units(to_units(value)[start:end])
 
 
 def pad_end(value: str, width: int) -> str:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping, MutableMapping, Sequence
 
 from openclaw_cli.errors import UsageError
-from openclaw_cli.units import js_trim
+from openclaw_cli.jsstr import js_trim
 
 STATE_DIRNAME = ".openclaw"
 LEGACY_STATE_DIRNAMES = (".clawdbot",)

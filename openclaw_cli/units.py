@@ -5,11 +5,7 @@ from __future__ import annotations
 import math
 import re
 
-# ECMAScript WhiteSpace + LineTerminator: what String.prototype.trim removes.
-JS_WHITESPACE = (
-    "\t\n\x0b\x0c\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
-    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
+from openclaw_cli.jsstr import js_round, js_trim
 
 MAX_SAFE_INTEGER = 2**53 - 1
 
@@ -25,56 +21,6 @@ _BYTE_UNITS = {
 _SINGLE_DURATION = re.compile(r"([0-9]+(?:\.[0-9]+)?)(ms|s|m|h|d)?")
 _DURATION_SEGMENT = re.compile(r"([0-9]+(?:\.[0-9]+)?)(ms|s|m|h|d)")
 _BYTE_SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?)([a-z]+)?")
-
-
-def js_trim(value: str) -> str:
-    """String.prototype.trim (Python's str.strip() uses a different whitespace set)."""
-    return value.strip(JS_WHITESPACE)
-
-
-def js_round(value: float) -> float:
-    """Math.round: halves go up, towards +infinity."""
-    if math.isnan(value) or math.isinf(value):
-        return value
-    floor = math.floor(value)
-    return floor + 1 if value - floor >= 0.5 else floor
-
-
-def js_number_string(value: int | float) -> str:
-    """String(number) for a JSON number, in ECMAScript's shortest round-trip format."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    number = float(value) if not isinstance(value, int) or abs(value) > MAX_SAFE_INTEGER else value
-    if isinstance(number, int):
-        return str(number)
-    if math.isnan(number):
-        return "NaN"
-    if math.isinf(number):
-        return "Infinity" if number > 0 else "-Infinity"
-    if number == 0:
-        return "0"
-    sign = "-" if number < 0 else ""
-    # repr() gives the shortest round-trip digits; re-place the decimal point the JS way.
-    mantissa, _, exponent = repr(abs(number)).partition("e")
-    whole, _, fraction = mantissa.partition(".")
-    digits = (whole + fraction).lstrip("0")
-    point = len(whole) + (int(exponent) if exponent else 0)
-    if whole == "0":
-        significant = fraction.lstrip("0")
-        point = -(len(fraction) - len(significant)) + (int(exponent) if exponent else 0)
-        digits = significant
-    digits = digits.rstrip("0") or "0"
-    k, n = len(digits), point
-    if k <= n <= 21:
-        text = digits + "0" * (n - k)
-    elif 0 < n <= 21:
-        text = digits[:n] + "." + digits[n:]
-    elif -6 < n <= 0:
-        text = "0." + "0" * (-n) + digits
-    else:
-        e = n - 1
-        text = digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + ("+" if e >= 0 else "-") + str(abs(e))
-    return sign + text
 
 
 def _quoted(raw: str) -> str:

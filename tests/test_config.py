@@ -13,7 +13,8 @@ import pytest
 
 from openclaw_cli import agents, config, paths
 from openclaw_cli.errors import ConfigError
-from openclaw_cli.units import js_number_string, parse_byte_size, parse_duration_ms
+from openclaw_cli.jsstr import js_number_to_string as js_number_string
+from openclaw_cli.units import parse_byte_size, parse_duration_ms
 
 DATA = Path(__file__).resolve().parent / "data" / "config"
 DIST = "node_modules/openclaw/dist"

@@ -176,7 +176,7 @@ def resolve_local_target(cfg: Mapping[str, Any], env: Mapping[str, str], key: st
     from openclaw_cli.agents import list_agent_ids, normalize_agent_id, resolve_default_agent_id, resolve_store_path
     from openclaw_cli.keys import parse_agent_key
     from openclaw_cli.listing.store_key import resolve_session_store_key
-    from openclaw_cli.units import js_trim
+    from openclaw_cli.jsstr import js_trim
 
     if key == "":
         raise CompactFailed(EMPTY_KEY_ERROR)

@@ -106,10 +106,11 @@ def _positive_int(value: Any) -> int | None:
 
 def model_ref(target: Target) -> tuple[str, str]:
     """The session's provider/model: its overrides, else the agent's configured default."""
-    from openclaw_cli.display import default_model_ref
+    from openclaw_cli.listing.model_ref import default_model_ref
 
     entry = target.entry or {}
-    provider, model = default_model_ref(target.cfg, target.agent_id)
+    ref = default_model_ref(target.cfg, target.agent_id)
+    provider, model = ref.provider, ref.model
     override_p, override_m = entry.get("providerOverride"), entry.get("modelOverride")
     if isinstance(override_m, str) and override_m.strip():
         model = override_m.strip()

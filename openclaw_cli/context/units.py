@@ -4,47 +4,8 @@ from __future__ import annotations
 
 import math
 
-JS_WS = (
-    "\t\n\x0b\x0c\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
-    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
-
-
-def to_units(text: str) -> str:
-    """The string with every astral character split into its two surrogate halves, so that
-    Python's len() and slicing count UTF-16 code units exactly as JavaScript does."""
-    if text.isascii() or all(ord(ch) <= 0xFFFF for ch in text):
-        return text
-    return "".join(_split(ch) for ch in text)
-
-
-def _split(ch: str) -> str:
-    cp = ord(ch)
-    if cp <= 0xFFFF:
-        return ch
-    cp -= 0x10000
-    return chr(0xD800 + (cp >> 10)) + chr(0xDC00 + (cp & 0x3FF))
-
-
-def from_units(units: str) -> str:
-    """Join surrogate pairs back into characters (lone halves become U+FFFD)."""
-    if all(not 0xD800 <= ord(ch) <= 0xDFFF for ch in units):
-        return units
-    return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-
-
-def utf16_len(text: str) -> int:
-    if text.isascii():
-        return len(text)
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
-
-
-def js_trim_end(units: str) -> str:
-    return units.rstrip(JS_WS)
-
-
-def js_trim(units: str) -> str:
-    return units.strip(JS_WS)
+from openclaw_cli.jsstr import JS_WHITESPACE as JS_WS  # noqa: F401  (re-exported for callers)
+from openclaw_cli.jsstr import from_units, js_trim, js_trim_end, to_units, utf16_len  # noqa: F401
 
 
 def _high(ch: str) -> bool:

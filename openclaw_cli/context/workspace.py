@@ -37,7 +37,7 @@ def _agent_entry(cfg: Mapping[str, Any] | None, agent_id: str) -> Mapping[str, A
 
 
 def _trimmed_str(value: Any) -> str:
-    from openclaw_cli.units import js_trim
+    from openclaw_cli.jsstr import js_trim
 
     return js_trim(value) if isinstance(value, str) else ""
 

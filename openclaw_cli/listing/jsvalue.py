@@ -7,7 +7,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from openclaw_cli.jsstr import js_number_to_string, js_trim_end
-from openclaw_cli.units import JS_WHITESPACE, js_round, js_trim
+from openclaw_cli.jsstr import JS_WHITESPACE, js_round, js_trim
 
 __all__ = [
     "MISSING", "coalesce", "js_round", "js_string", "js_to_fixed", "js_to_number", "js_trim",

@@ -19,7 +19,7 @@ from openclaw_cli.listing.runtime_config import (
     normalize_provider_id,
     primary_model_value,
 )
-from openclaw_cli.units import js_trim
+from openclaw_cli.jsstr import js_trim
 
 
 @dataclass(frozen=True)

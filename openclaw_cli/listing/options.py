@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from openclaw_cli.errors import CliError
-from openclaw_cli.units import MAX_SAFE_INTEGER, js_trim
+from openclaw_cli.jsstr import js_trim
+from openclaw_cli.units import MAX_SAFE_INTEGER
 
 DEFAULT_LIMIT = 100
 ACTIVE_ERROR = "--active must be a positive number of minutes, for example --active 30."

@@ -22,7 +22,7 @@ from openclaw_cli.listing.runtime_config import (
     parse_catalog_ref,
     primary_model_value,
 )
-from openclaw_cli.units import js_trim
+from openclaw_cli.jsstr import js_trim
 
 RUNTIME_LABELS = {
     "openclaw": "OpenClaw Default",

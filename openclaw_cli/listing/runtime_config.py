@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from openclaw_cli.listing.jsvalue import lower_or_empty, opt_str
-from openclaw_cli.units import js_trim
+from openclaw_cli.jsstr import js_trim
 
 DEFAULT_PROVIDER = "openai"
 DEFAULT_MODEL = "gpt-5.5"

@@ -9,7 +9,7 @@ from openclaw_cli.agents import list_agent_ids, normalize_agent_id, resolve_defa
 from openclaw_cli.keys import normalize_store_key, parse_agent_key
 from openclaw_cli.listing.jsvalue import lower_or_empty, opt_str, truthy
 from openclaw_cli.listing.runtime_config import MAIN_KEY, agent_entries, is_record
-from openclaw_cli.units import js_trim
+from openclaw_cli.jsstr import js_trim
 
 
 def _scope(cfg: Mapping) -> Any:

@@ -7,11 +7,8 @@ import math
 import re
 from typing import Any
 
-# ECMAScript WhiteSpace + LineTerminator (String.prototype.trim).
-JS_WHITESPACE = (
-    "\t\n\x0b\x0c\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
-    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
+from openclaw_cli.jsstr import JS_WHITESPACE, js_trim, utf16_len  # noqa: F401  (re-exported)
+from openclaw_cli.jsstr import js_number_to_string as number_to_string
 
 _MAX_SAFE = 2**53
 _ARRAY_INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
@@ -20,10 +17,6 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 class JsonLineError(ValueError):
     """A line that JSON.parse would reject."""
-
-
-def js_trim(value: str) -> str:
-    return value.strip(JS_WHITESPACE)
 
 
 def _reject_constant(name: str) -> Any:
@@ -41,45 +34,6 @@ def parse(text: str) -> Any:
         raise
     except (ValueError, RecursionError) as exc:
         raise JsonLineError(str(exc)) from None
-
-
-def utf16_len(value: str) -> int:
-    """`String.prototype.length` (UTF-16 code units)."""
-    if value.isascii():
-        return len(value)
-    return len(value.encode("utf-16-le", "surrogatepass")) // 2
-
-
-def number_to_string(value: float | int) -> str:
-    """`String(number)` for a finite number (shortest round-trip digits, JS exponent rules)."""
-    if isinstance(value, int):
-        if -_MAX_SAFE <= value <= _MAX_SAFE:
-            return str(value)
-        value = float(value)
-    if value == 0:
-        return "0"
-    sign = "-" if value < 0 else ""
-    digits_part, _, exp_part = repr(abs(value)).partition("e")
-    int_part, _, frac_part = digits_part.partition(".")
-    exponent = int(exp_part) if exp_part else 0
-    if frac_part == "0":
-        frac_part = ""
-    digits = (int_part + frac_part).lstrip("0")
-    # value = 0.digits * 10**point
-    point = len(int_part) + exponent if int_part != "0" else exponent - (len(frac_part) - len(frac_part.lstrip("0")))
-    digits = digits.rstrip("0") or "0"
-    k, n = len(digits), point
-    if k <= n <= 21:
-        out = digits + "0" * (n - k)
-    elif 0 < n <= 21:
-        out = digits[:n] + "." + digits[n:]
-    elif -6 < n <= 0:
-        out = "0." + "0" * (-n) + digits
-    else:
-        e = n - 1
-        mantissa = digits[0] + ("." + digits[1:] if k > 1 else "")
-        out = f"{mantissa}e{'+' if e >= 0 else '-'}{abs(e)}"
-    return sign + out
 
 
 def _quote(value: str) -> str:
