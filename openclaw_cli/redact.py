@@ -1233,7 +1233,7 @@ class JsRegex:
     """
 
     __slots__ = ("source", "flags", "unicode", "sticky", "_required", "_approximate", "_tree",
-                 "_ascii_mode",
+                 "_hidden", "_ascii_mode",
                  "_py_flags", "_variants", "_groups", "_checks")
 
     def __init__(self, source: str, flags: str, *, validate: bool = True) -> None:
@@ -1250,6 +1250,8 @@ class JsRegex:
         self.sticky = "y" in seen
         parser = _Parser(source, flags)
         self._tree = parser.parse()
+        # Captures inside a negative lookaround never hold a value.
+        self._hidden = frozenset(_negated_captures(self._tree, False))
         self._ascii_mode = not (parser.has_ic_backref and self.unicode)
         self._py_flags = re.ASCII if self._ascii_mode else 0
         self._variants: list[re.Pattern | None] = [None, None, None]
@@ -1337,12 +1339,12 @@ class JsRegex:
     def captures(self, m: re.Match) -> list[str | None]:
         """Capture values in JavaScript order, None for groups that did not participate."""
         groups = self._groups[_level_of(self, m)]
-        return [m.group(g) if g else None for g in groups]
+        hidden = self._hidden
+        return [m.group(g) if g and k not in hidden else None for k, g in enumerate(groups, 1)]
 
     def group_values(self, m: re.Match) -> list[str]:
         """Capture values in JavaScript order, "" for groups that did not participate."""
-        groups = self._groups[_level_of(self, m)]
-        return [(m.group(g) or "") if g else "" for g in groups]
+        return [value or "" for value in self.captures(m)]
 
     def group_start(self, m: re.Match, index: int) -> int:
         return m.start(self._groups[_level_of(self, m)][index])
@@ -1371,6 +1373,21 @@ class JsRegex:
 
 def _level_of(rx: JsRegex, m: re.Match) -> int:
     return rx._variants.index(m.re)
+
+
+def _negated_captures(node, negated: bool):
+    kind = node[0]
+    if kind == "cap":
+        if negated:
+            yield node[1]
+        yield from _negated_captures(node[2], negated)
+    elif kind in ("seq", "alt"):
+        for child in node[1]:
+            yield from _negated_captures(child, negated)
+    elif kind in ("group", "rep"):
+        yield from _negated_captures(node[1], negated)
+    elif kind == "look":
+        yield from _negated_captures(node[3], negated or node[2])
 
 
 def _count_captures(node) -> int:
