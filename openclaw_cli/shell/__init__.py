@@ -1,0 +1,1 @@
+"""Shell integration generated from the CLI definition: completion scripts and man pages."""
