@@ -27,6 +27,7 @@ app = typer.Typer(
 app.add_typer(sessions_cli.app, name="sessions")
 app.add_typer(context_cli.app, name="context")
 app.add_typer(doctor_cli.app, name="doctor")
+app.add_typer(__import__("openclaw_cli.cli.completion", fromlist=["app"]).app, name="completion")
 compact_cli.register(app)
 
 

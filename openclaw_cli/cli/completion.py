@@ -1,0 +1,64 @@
+"""`openclaw completion bash|zsh|fish`: print a shell completion script."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+EPILOG = """\b
+Examples:
+  openclaw completion bash > ~/.local/share/bash-completion/completions/openclaw
+      Install for bash (loaded on first use when bash-completion is installed).
+  source <(openclaw completion bash)
+      Complete in the current bash session only.
+  openclaw completion zsh > "${fpath[1]}/_openclaw"
+      Install for zsh (any folder on $fpath); start a new zsh to use it.
+  openclaw completion fish > ~/.config/fish/completions/openclaw.fish
+      Install for fish.
+"""
+
+app = typer.Typer(
+    help="Print the completion script for bash, zsh or fish.",
+    epilog=EPILOG,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _print(shell: str) -> None:
+    from openclaw_cli.shell.generate import completion_script
+
+    sys.stdout.write(completion_script(shell))
+
+
+@app.command("bash")
+def bash_cmd() -> None:
+    """Print the bash completion script."""
+    _print("bash")
+
+
+@app.command("zsh")
+def zsh_cmd() -> None:
+    """Print the zsh completion script."""
+    _print("zsh")
+
+
+@app.command("fish")
+def fish_cmd() -> None:
+    """Print the fish completion script."""
+    _print("fish")
+
+
+@app.command("agent-ids", hidden=True)
+def agent_ids_cmd() -> None:
+    """Print the configured agent ids, one a line (for completing --agent); nothing on any error."""
+    try:
+        from openclaw_cli.agents import list_agent_ids
+        from openclaw_cli.config import load_config
+
+        ids = list_agent_ids(load_config(strict=False).data)
+    except Exception:  # noqa: BLE001 - a completion helper stays silent
+        return
+    sys.stdout.write("".join(f"{agent_id}\n" for agent_id in ids))
