@@ -56,3 +56,15 @@ def print_lines(lines: Iterable[str]) -> None:
     write = sys.stdout.write
     for line in lines:
         write(printable(line) + "\n")
+
+
+def console_lines(lines: Iterable[str], cfg=None) -> list[str]:
+    """Lines as the reference's console prints them: through its secret redaction
+    (`logging.redactSensitive` / `logging.redactPatterns` from the config)."""
+    from openclaw_cli.redact import redact_lines
+
+    return list(redact_lines(lines, cfg))
+
+
+def print_console_lines(lines: Iterable[str], cfg=None) -> None:
+    print_lines(console_lines(lines, cfg))

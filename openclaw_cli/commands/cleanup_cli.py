@@ -28,7 +28,7 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
                 output.print_json(result)
                 return
             summaries = result.get("stores") if isinstance(result, dict) and "stores" in result else [result]
-            output.print_lines(render.applied_lines(summaries))
+            output.print_console_lines(render.applied_lines(summaries), _config_or_none())
             return
 
     req = CleanupRequest(
@@ -38,7 +38,7 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
     outcome = run_cleanup(req)
     if quiet:
         return
-    _print_logs(outcome.logs, json_out)
+    _print_logs(outcome.logs, json_out, outcome.cfg)
     if json_out:
         output.print_json(outcome.json_value())
         return
@@ -50,17 +50,27 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
                 lines.append("")
             lines.extend(render.dry_run_lines(outcome.cfg, preview, outcome.now_ms,
                                               show_agent=len(outcome.previews) > 1, style=style))
-        output.print_lines(lines)
+        output.print_console_lines(lines, outcome.cfg)
         return
-    output.print_lines(render.applied_lines(outcome.summaries))
+    output.print_console_lines(render.applied_lines(outcome.summaries), outcome.cfg)
 
 
-def _print_logs(logs, json_out: bool) -> None:
+def _config_or_none():
+    from openclaw_cli.config import load_config
+
+    try:
+        return load_config().data
+    except Exception:  # noqa: BLE001 - redaction falls back to the default patterns
+        return None
+
+
+def _print_logs(logs, json_out: bool, cfg=None) -> None:
     """Maintenance log lines as the reference prints them: info on stdout (stderr with --json),
-    warnings on stderr."""
+    warnings on stderr; redacted like every console line."""
     from openclaw_cli import output
 
     for level, message in logs:
+        message = output.console_lines([message], cfg)[0]
         stream = sys.stderr if (json_out or level != "info") else sys.stdout
         text = f"[sessions/store] {message}"
         if output.color_enabled(stream):

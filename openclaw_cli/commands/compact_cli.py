@@ -399,7 +399,7 @@ def _print_result(result: Any, req: CompactRequest) -> int:
     lines = [describe(reply, req.key)]
     if reply.get("archived"):
         lines.append(f"Archived transcript: {reply['archived']}")
-    output.print_lines(lines)
+    output.print_console_lines(lines, _logging_config())
     return 0
 
 
@@ -465,3 +465,13 @@ def _print_dry_run(result: dict[str, Any], offline: Mapping[str, Any], req: Comp
         head = output.ansi_style("heading", head)
     output.print_lines([head, *_plan_lines(result, offline)])
     return 0 if ok else 1
+
+
+def _logging_config() -> Mapping[str, Any] | None:
+    """The config whose `logging` section decides console redaction (None when unreadable)."""
+    from openclaw_cli.config import load_config
+
+    try:
+        return load_config().data
+    except Exception:  # noqa: BLE001 - redaction falls back to the default patterns
+        return None
