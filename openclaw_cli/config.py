@@ -37,7 +37,7 @@ class ConfigIssue:
 
 @dataclass
 class LoadedConfig:
-    """The config as the reference sees it after includes and `${VAR}` substitution."""
+    """The config as OpenClaw sees it after includes and `${VAR}` substitution."""
 
     path: str
     exists: bool
@@ -562,9 +562,9 @@ def load_config_dotenv(env: MutableMapping[str, str], cwd: str | None = None) ->
 
 
 # --------------------------------------------------------------------------------------
-# Validation: the reference's schema for the sections this tool reads, the root key set,
+# Validation: OpenClaw's schema for the sections this tool reads, the root key set,
 # and the top-level keys of every other section. Issues carry the same paths as the
-# reference; `cont=False` marks issues that stop object refinements (as in the reference).
+# OpenClaw; `cont=False` marks issues that stop object refinements (as in OpenClaw).
 # Not checked: values inside the other sections and the unmodelled agent fields, plugin and
 # channel schemas, SecretRef placement policy, identity.avatar, the CSS grammar of
 # gateway.controlUi.chatMessageMaxWidth (URLs are checked loosely).
@@ -729,7 +729,7 @@ class _Arr(_Schema):
             out.append(_Issue(path, "invalid_type", False, expected="array"))
             if not isinstance(value, str):
                 return
-            # The reference still runs its length checks on a string (it has a length).
+            # OpenClaw still runs its length checks on a string (it has a length).
         else:
             for index, item in enumerate(value):
                 self.item.check(item, (*path, index), out)
@@ -953,7 +953,7 @@ _AGENT_RUNTIME = _Union(
 
 
 def _with_keys(shape: dict[str, _Schema], keys: str) -> dict[str, _Schema]:
-    """`shape` plus unchecked entries for the other keys the reference accepts."""
+    """`shape` plus unchecked entries for the other keys OpenClaw accepts."""
     return {**{k: _ANY for k in keys.split()}, **shape}
 
 
@@ -1364,7 +1364,7 @@ def _gateway_tailscale_issues(cfg: dict) -> list[ConfigIssue]:
 
 
 def validate_config(cfg: Any, env: Mapping[str, str] | None = None) -> list[ConfigIssue]:
-    """The reference's accept/reject decision for a resolved config (see module notes)."""
+    """OpenClaw's accept/reject decision for a resolved config (see module notes)."""
     found: list[_Issue] = []
     _ROOT.check(cfg, (), found)
     if found:
@@ -1378,9 +1378,9 @@ def validate_config(cfg: Any, env: Mapping[str, str] | None = None) -> list[Conf
 
 def load_config(env: MutableMapping[str, str] | None = None, *, strict: bool = True,
                 dotenv: bool = True, cwd: str | None = None) -> LoadedConfig:
-    """Read the active config the way the reference's CLI does.
+    """Read the active config the way OpenClaw's CLI does.
 
-    `env` (default: os.environ) is updated in place like the reference's process
+    `env` (default: os.environ) is updated in place like OpenClaw's process
     environment: dotenv files and the config `env` block fill in missing variables, which
     later path and gateway resolution then see. A missing file gives empty data. With
     `strict`, any problem raises ConfigError (one line); otherwise it is listed in `issues`

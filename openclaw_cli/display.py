@@ -106,7 +106,7 @@ def flags_cell(entry: Mapping, policy_key: str | None = None) -> str:
 def display_model(cfg: Mapping, key: str, entry: Mapping, *, runtime_cfg: Mapping | None = None) -> str:
     """The model id a session table shows for an entry (override, stored model, or the default).
 
-    `runtime_cfg` is the config as the reference sees it at run time (`listing.runtime_view`);
+    `runtime_cfg` is the config as OpenClaw sees it at run time (`listing.runtime_view`);
     pass it when rendering many rows so it is computed once.
     """
     from openclaw_cli.listing.model_ref import display_model_ref

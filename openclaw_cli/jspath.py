@@ -62,7 +62,7 @@ def relative(from_path: str, to_path: str) -> str:
 
 
 def is_inside(parent: str, child: str) -> bool:
-    """True when `child` is strictly inside `parent` (the reference's `relative` test)."""
+    """True when `child` is strictly inside `parent` (OpenClaw's `relative` test)."""
     rel = relative(parent, child)
     return bool(rel) and not rel.startswith("..") and not rel.startswith("/")
 

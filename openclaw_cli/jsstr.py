@@ -1,4 +1,4 @@
-"""JavaScript string semantics the reference relies on: trim, UTF-16 lengths, padding, collation."""
+"""JavaScript string semantics OpenClaw relies on: trim, UTF-16 lengths, padding, collation."""
 
 from __future__ import annotations
 

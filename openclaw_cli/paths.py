@@ -307,10 +307,10 @@ def _is_value_token(arg: str | None) -> bool:
 
 def parse_cli_profile_args(argv: Sequence[str]) -> tuple[str | None, list[str]]:
     """Pull root `--profile <name>` / `--profile=<name>` / `--dev` out of `argv` (without the
-    program name), as the reference does before any command parsing.
+    program name), as OpenClaw does before any command parsing.
 
     Returns (profile or None, remaining argv). `--dev` after the `gateway` command is left in
-    place (it is that command's own flag). Raises UsageError with the reference's messages.
+    place (it is that command's own flag). Raises UsageError with OpenClaw's messages.
     """
     profile: str | None = None
     saw_dev = False

@@ -1,4 +1,4 @@
-"""Console secret redaction: what the reference does to every line its commands print."""
+"""Console secret redaction: what OpenClaw does to every line its commands print."""
 
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ _property_cache: dict[str, Ranges] = {}
 
 
 def _category_ranges(prefix: str) -> Ranges:
-    """General_Category ranges from Python's Unicode tables (C and Z: the reference's)."""
+    """General_Category ranges from Python's Unicode tables (C and Z: OpenClaw's)."""
     if prefix in _property_cache:
         return _property_cache[prefix]
     if prefix == "C":
@@ -285,7 +285,7 @@ def _case_closure(ranges: Ranges, unicode: bool) -> Ranges:
 
 
 class JsSyntaxError(ValueError):
-    """The source is not a valid JavaScript regular expression (the reference drops it)."""
+    """The source is not a valid JavaScript regular expression (OpenClaw drops it)."""
 
 
 class _Unsupported(ValueError):
@@ -1659,7 +1659,7 @@ def _preserves_shell_reference(match: str, token: str) -> bool:
 
 class _Pattern:
     """One redaction pattern: its regex (compiled on first use for the built-in list), the
-    strings some of which every match contains, and how the reference treats it."""
+    strings some of which every match contains, and how OpenClaw treats it."""
 
     __slots__ = ("raw", "_rx", "required", "shell_reference", "chunk_unsafe")
 
@@ -1809,7 +1809,7 @@ def _includes_default_patterns(value: object) -> bool:
 
 
 class _Form:
-    """The reference's `u`-flag helper regexes, compiled on first use."""
+    """OpenClaw's `u`-flag helper regexes, compiled on first use."""
 
     def __init__(self) -> None:
         self.obfuscation = JsRegex(*_P.FORM_KEY_OBFUSCATION)
@@ -2320,14 +2320,14 @@ def _logging_section(cfg: Mapping | None) -> Mapping | None:
 
 
 def redact_console_text(text: str, cfg: Mapping | None = None, secrets: Iterable[str] = ()) -> str:
-    """What the reference's console forwarding makes of one formatted `console.log` or
+    """What OpenClaw's console forwarding makes of one formatted `console.log` or
     `console.error` text before printing it (lone UTF-16 surrogates may remain; print them
     as U+FFFD). JSON written straight to stdout is never redacted.
 
     `cfg` is the config file as parsed from disk (JSON5), not the validated or defaulted
     config: no `${VAR}` substitution, no `$include`. Pass None when there is no file or it
-    does not parse, and for `config schema` / `config validate`, which skip reading it. The
-    reference reads it once per process and keeps that. Only its `logging` object matters:
+    does not parse, and for `config schema` / `config validate`, which skip reading it. OpenClaw
+    reads it once per process and keeps that. Only its `logging` object matters:
 
     - `redactSensitive`: exactly "off" turns pattern redaction off (registered secrets are
       still masked); any other value, or none, means the default mode "tools".
@@ -2335,12 +2335,12 @@ def redact_console_text(text: str, cfg: Mapping | None = None, secrets: Iterable
       then applies only if every built-in pattern is listed too, and form-body/URL-query
       masking only then). Each entry is `/source/flags` or a bare source compiled with
       `gi`; invalid or nested-repetition patterns are skipped; a list whose entries are all
-      skipped masks nothing. Non-string entries (or a non-list with a length) make the
-      reference throw; so does this (TypeError).
+      skipped masks nothing. Non-string entries (or a non-list with a length) make
+      OpenClaw throw; so does this (TypeError).
 
     `secrets` are the values the process registered for exact-value redaction, in
     registration order (values under 6 UTF-16 units are ignored; their
-    encodeURIComponent forms count too; the last 512 are kept). The reference registers
+    encodeURIComponent forms count too; the last 512 are kept). OpenClaw registers
     resolved SecretRef values (secrets runtime snapshots: gateway startup, config writes,
     `secrets apply`) and model-provider API keys resolved for model calls with secret
     sentinels on (embedded agent runs, LLM compaction) when they come from a SecretRef.

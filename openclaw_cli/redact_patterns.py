@@ -1,4 +1,4 @@
-"""Console redaction data: the reference's JavaScript regex sources, key sets, Unicode tables."""
+"""Console redaction data: OpenClaw's JavaScript regex sources, key sets, Unicode tables."""
 
 from __future__ import annotations
 
@@ -440,7 +440,7 @@ BODY_SECRET_KEYS = frozenset({
     "security_code", "payment_credential", "shared_payment_token",
 })
 
-# Unicode 17 (the reference runtime's tables), hex code point ranges.
+# Unicode 17 (OpenClaw runtime's tables), hex code point ranges.
 UNICODE_Z_RANGES = "20 a0 1680 2000-200a 2028-2029 202f 205f 3000"
 UNICODE_C_RANGES = (
     "0-1f 7f-9f ad 378-379 380-383 38b 38d 3a2 530 557-558 58b-58c 590 5c8-5cf 5eb-5ee 5f5-605 "

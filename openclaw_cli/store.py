@@ -37,7 +37,7 @@ __all__ = [
 
 READ_ATTEMPTS = 3
 READ_RETRY_SECONDS = 0.05
-# The reference only remembers the text it read (and so only skips an unchanged write)
+# OpenClaw only remembers the text it read (and so only skips an unchanged write)
 # when that text is at most this many UTF-8 bytes.
 SERIALIZED_CACHE_MAX_BYTES = 64 * 1024 * 1024
 SERIALIZED_CACHE_ENV = "OPENCLAW_SESSION_SERIALIZED_CACHE_MAX_BYTES"
@@ -85,7 +85,7 @@ class StoreFingerprint:
 class SessionStore(dict):
     """The loaded store: a plain dict of entries in JS key order.
 
-    It also remembers, per entry, keys the reference holds as `undefined` after
+    It also remembers, per entry, keys OpenClaw holds as `undefined` after
     normalising (they decide where a key goes if a later normalisation defines it).
     """
 
@@ -104,7 +104,7 @@ class SessionStore(dict):
 
 @dataclass
 class LoadedStore:
-    """A sessions.json read and normalised the way the reference loads it."""
+    """A sessions.json read and normalised the way OpenClaw loads it."""
 
     path: str
     exists: bool
@@ -234,7 +234,7 @@ def load_store(path: str | os.PathLike, *, allow_corrupt: bool = False,
     """Read sessions.json like loadSessionStore in 2026.7.1.
 
     A missing file is an empty store. An empty file (after two 50 ms retries) is an
-    empty store too. Unlike the reference, a file that is not JSON or whose root is not
+    empty store too. Unlike OpenClaw, a file that is not JSON or whose root is not
     an object raises StoreError instead of silently becoming `{}` (and being
     overwritten); with allow_corrupt=True it is returned as an empty store with
     corrupt=True. An unreadable file or a folder in its place always raises StoreError.
@@ -474,11 +474,11 @@ def _write_all(fd: int, chunks: Iterable[bytes]) -> None:
 def write_file_atomic(path: str | os.PathLike, data: bytes | str | Iterable[bytes], *,
                       durable: bool, mode: int = 0o600, temp_prefix: str | None = None,
                       before_rename: Callable[[], None] | None = None) -> None:
-    """replaceFileAtomic as the reference uses it: temp `<prefix>.<pid>.<uuid>.tmp` in the
+    """replaceFileAtomic as OpenClaw uses it: temp `<prefix>.<pid>.<uuid>.tmp` in the
     same folder (exclusive create, `mode`), optional fsync, rename over, chmod `mode`.
 
-    A missing folder is created with mode 0o777 & ~umask like the reference. Unlike the
-    reference (which also chmods an existing folder to that mode, turning 0700 into 0755),
+    A missing folder is created with mode 0o777 & ~umask like OpenClaw. Unlike OpenClaw
+    (which also chmods an existing folder to that mode, turning 0700 into 0755),
     an existing folder's permissions are never loosened.
     """
     path = os.fspath(path)
@@ -544,7 +544,7 @@ def save_store(path: str | os.PathLike, store: dict, *,
                projection: Projection | None = None) -> bool:
     """saveSessionStoreUnlocked without maintenance. Returns whether the file was written.
 
-    Normalises the store again (as the reference does on save) unless normalize=False,
+    Normalises the store again (as OpenClaw does on save) unless normalize=False,
     then projects prompts to blobs and serialises. When the text equals
     `unchanged_serialization` (from load_store) only the blobs are ensured; otherwise the
     blobs are written and the store replaced atomically. A missing folder is created.

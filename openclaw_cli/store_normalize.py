@@ -1,7 +1,7 @@
 """Per-entry sessions.json normalisation, as OpenClaw 2026.7.1 applies it on load and save."""
 
 # Every normaliser returns the entry object itself when it has nothing to change and a
-# new (shallow-copied) dict otherwise, like the reference; callers rely on that identity
+# new (shallow-copied) dict otherwise, like OpenClaw; callers rely on that identity
 # to know whether the store changed. UNDEF stands for JavaScript's `undefined` (a
 # missing key), which is not the same as JSON null.
 
@@ -406,7 +406,7 @@ def _canonical_channel(ch: str) -> bool:
 def _unchanged_delivery(entry: dict) -> bool:
     """A cheap, exact sufficient test that normalize_entry_delivery keeps `entry`.
 
-    True for entries already in the shape the reference writes: a canonical
+    True for entries already in the shape OpenClaw writes: a canonical
     deliveryContext mirrored by the last* fields and a route that maps onto it (or no
     delivery fields at all).
     """
@@ -496,7 +496,7 @@ def normalize_entry_delivery(entry: dict) -> dict:
 def _entry_delivery(entry: dict, order: list[str] | None) -> tuple[dict, list[str] | None]:
     """normalizeSessionEntryDelivery with JS key positions.
 
-    The reference rebuilds with `{...entry, route, deliveryContext, lastChannel, ...}`:
+    OpenClaw rebuilds with `{...entry, route, deliveryContext, lastChannel, ...}`:
     existing keys keep their place, new ones go last, and the ones set to `undefined`
     stay in the object (invisible in JSON) holding their place in case a later pass
     defines them. `order` is that full key order (with such "ghost" keys) when a previous

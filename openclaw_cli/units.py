@@ -1,4 +1,4 @@
-"""Duration and byte-size grammars used by OpenClaw settings, with the reference's error texts."""
+"""Duration and byte-size grammars used by OpenClaw settings, with OpenClaw's error texts."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ app = typer.Typer(
     name="openclaw",
     help="Maintenance and inspection for OpenClaw session stores.\n\n"
          "Works directly on the files under ~/.openclaw, and hands work to a running "
-         "OpenClaw Gateway where the real CLI does.",
+         "OpenClaw Gateway where OpenClaw's own CLI does.",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,

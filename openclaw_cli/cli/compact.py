@@ -24,7 +24,7 @@ Examples:
 
 \b
 Without --dry-run, --offline or an offline-only option (--summarizer, --base-url, --model,
---api-key-env, --summary-file), a running Gateway does the work, as with the reference CLI;
+--api-key-env, --summary-file), a running Gateway does the work, as with OpenClaw's CLI;
 when nothing listens at the local Gateway address, the files are compacted here (the
 transcript is only appended to, or replaced by rename after the archive exists).
 
@@ -33,7 +33,7 @@ Exit codes: 0 compacted or nothing to do, 1 compaction failed (or the Gateway re
 2 bad usage, 75 a live process holds the transcript lock.
 """
 
-# parent `sessions` options the reference refuses for `sessions compact`, in its order
+# parent `sessions` options OpenClaw refuses for `sessions compact`, in its order
 REFUSED_PARENT_OPTIONS = (("store", "--store"), ("all_agents", "--all-agents"), ("active", "--active"),
                           ("limit", "--limit"), ("verbose", "--verbose"))
 

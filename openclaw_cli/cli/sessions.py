@@ -1,4 +1,4 @@
-"""`openclaw sessions` group: list (default), cleanup; options inherited like the reference's."""
+"""`openclaw sessions` group: list (default), cleanup; options inherited like OpenClaw's."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ class CleanupOutcome:
     logs: list[tuple[str, str]] = None  # type: ignore[assignment]  (level, message) in run order
 
     def json_value(self) -> dict:
-        """A single summary bare; several (or none) wrapped as the reference wraps them."""
+        """A single summary bare; several (or none) wrapped as OpenClaw wraps them."""
         summaries = [p.summary for p in self.previews] if self.dry_run else self.summaries
         if len(summaries) == 1:
             return summaries[0]

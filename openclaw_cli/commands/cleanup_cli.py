@@ -65,7 +65,7 @@ def _config_or_none():
 
 
 def _print_logs(logs, json_out: bool, cfg=None) -> None:
-    """Maintenance log lines as the reference prints them: info on stdout (stderr with --json),
+    """Maintenance log lines as OpenClaw prints them: info on stdout (stderr with --json),
     warnings on stderr; redacted like every console line."""
     from openclaw_cli import output
 

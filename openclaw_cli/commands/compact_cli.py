@@ -56,14 +56,14 @@ class CompactRequest:
 
 
 class CompactFailed(CliError):
-    """A failure printed as the reference prints one: `Compaction failed: …` or `{ok:false, key, error}`."""
+    """A failure printed as OpenClaw prints one: `Compaction failed: …` or `{ok:false, key, error}`."""
 
 
 # -- entry point ---------------------------------------------------------------------------
 
 
 def run_compact_command(req: CompactRequest, env: MutableMapping[str, str] | None = None) -> int:
-    """Validate, choose Gateway or local files, print like the reference; the exit code."""
+    """Validate, choose Gateway or local files, print like OpenClaw; the exit code."""
     from openclaw_cli.listing.options import parse_strict_positive_integer
 
     env = os.environ if env is None else env
@@ -153,7 +153,7 @@ def _via_gateway(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
             return None
         raise CompactFailed(_scrubbed(req, exc.message), hint=OFFLINE_HINT) from None
     except GatewayRequestError as exc:
-        # the Gateway's own words, as the reference prints them ("Unknown agent id …")
+        # the Gateway's own words, as OpenClaw prints them ("Unknown agent id …")
         message = exc.server_message if exc.method == "sessions.compact" and exc.server_message else exc.message
         raise CompactFailed(_scrubbed(req, message), hint=exc.hint) from None
     except GatewayError as exc:
@@ -364,7 +364,7 @@ def _is_number(value: Any) -> bool:
 
 
 def describe(result: Mapping[str, Any], fallback_key: str) -> str:
-    """The line the reference prints for a successful reply."""
+    """The line OpenClaw prints for a successful reply."""
     key = result.get("key") if result.get("key") is not None else fallback_key
     inner = result.get("result") if isinstance(result.get("result"), Mapping) else {}
     if not result.get("compacted"):

@@ -1,4 +1,4 @@
-"""Hand `sessions cleanup` to a running Gateway, exactly where the reference CLI does."""
+"""Hand `sessions cleanup` to a running Gateway, exactly where OpenClaw's CLI does."""
 
 from __future__ import annotations
 

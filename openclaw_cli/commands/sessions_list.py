@@ -13,7 +13,7 @@ def _warn(message: str) -> None:
 
 
 def _load_entries(path: str) -> Mapping:
-    """The normalised store; like the reference, an unreadable or corrupt store lists as empty."""
+    """The normalised store; like OpenClaw, an unreadable or corrupt store lists as empty."""
     from openclaw_cli.errors import StoreError
     from openclaw_cli.store import load_store
 

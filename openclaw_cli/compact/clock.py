@@ -1,4 +1,4 @@
-"""Time stamps in the formats the reference writes (`toISOString`, archive file stamps)."""
+"""Time stamps in the formats OpenClaw writes (`toISOString`, archive file stamps)."""
 
 from __future__ import annotations
 

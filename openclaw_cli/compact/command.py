@@ -20,7 +20,7 @@ Result: the reply the Gateway's `sessions.compact` gives, plus an `offline` obje
 * trim: `{ok, key, compacted, archived?, kept?, reason?}`
 * summary: `{ok, key, compacted, reason?, result?: {summary, firstKeptEntryId, tokensBefore,
   tokensAfter?, details?}}`; `ok` is false for "Already compacted" and
-  "Nothing to compact (session too small)" as in the reference.
+  "Nothing to compact (session too small)" as in OpenClaw.
 * `offline`: `{dryRun, transcript, mode, summarizer?, cutEntryId?, entryId?, hardened?,
   summarizedMessages?, turnPrefixMessages?, splitTurn?, keptEntries?, tokensAfter?, requests?,
   staleLockRemoved?, entry?}`.

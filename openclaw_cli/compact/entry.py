@@ -1,4 +1,4 @@
-"""The `compaction` transcript entry in the reference's exact shape, ids and timestamps."""
+"""The `compaction` transcript entry in OpenClaw's exact shape, ids and timestamps."""
 
 from __future__ import annotations
 

@@ -128,7 +128,7 @@ class LockState:
         return " ".join(parts)
 
     def reclaimable(self, grace_ms: int = ORPHAN_PAYLOAD_GRACE_MS, stale_ms: int = DEFAULT_STALE_MS) -> bool:
-        """Stale enough to stop honouring it (the reference's `shouldReclaim`)."""
+        """Stale enough to stop honouring it (OpenClaw's `shouldReclaim`)."""
         if not self.stale:
             return False
         if set(self.reasons) <= MTIME_FALLBACK_REASONS:

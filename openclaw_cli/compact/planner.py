@@ -17,7 +17,7 @@ MESSAGE_ENTRY_TYPES = frozenset({"message", "custom_message", "branch_summary"})
 
 
 class NothingToCompact(Exception):
-    """The session cannot or need not be compacted; `reason` is the reference's wording."""
+    """The session cannot or need not be compacted; `reason` is OpenClaw's wording."""
 
     def __init__(self, reason: str):
         super().__init__(reason)
@@ -141,7 +141,7 @@ class CompactionPlan:
         return sum(e.tokens for e in self.history) + sum(e.tokens for e in self.turn_prefix)
 
     def should_harden(self, summary: str) -> bool:
-        """Whether the reference's manual-boundary hardening would point firstKeptEntryId at
+        """Whether OpenClaw's manual-boundary hardening would point firstKeptEntryId at
         the compaction itself (keepRecentTokens not configured, something summarised)."""
         if not self.settings.harden_manual_boundary or not summary.strip():
             return False

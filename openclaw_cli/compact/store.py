@@ -101,7 +101,7 @@ def apply_compaction_to_entry(entry: dict[str, Any], result: CompactionOutcome) 
 
 
 def load_store(path: str | Path) -> dict[str, Any]:
-    """`sessions.json` as the reference loads it (normalised, prompt blobs hydrated); a missing
+    """`sessions.json` as OpenClaw loads it (normalised, prompt blobs hydrated); a missing
     file is an empty store; a corrupt one raises StoreError."""
     from openclaw_cli.store import load_store as load_session_store
 
@@ -109,8 +109,8 @@ def load_store(path: str | Path) -> dict[str, Any]:
 
 
 def update_store_entry(path: str | Path, key: str, result: CompactionOutcome) -> dict[str, Any] | None:
-    """Re-read the store, apply the compaction to `key`, write it back byte-exact like the
-    reference (normalise, project prompt blobs, temp file + rename); the new entry or None."""
+    """Re-read the store, apply the compaction to `key`, write it back byte-exact like
+    OpenClaw (normalise, project prompt blobs, temp file + rename); the new entry or None."""
     from openclaw_cli import store as store_mod
 
     loaded = store_mod.load_store(path)

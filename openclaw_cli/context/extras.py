@@ -1,4 +1,4 @@
-"""Lines beyond the reference: where the numbers came from, the transcript breakdown by role, the
+"""Lines beyond OpenClaw: where the numbers came from, the transcript breakdown by role, the
 largest tool results, and what a compaction would free."""
 
 from __future__ import annotations

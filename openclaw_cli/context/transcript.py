@@ -37,7 +37,7 @@ class MessageInfo:
 
 @dataclass
 class TranscriptStats:
-    """Display messages of the active branch: counts for the reference line and our breakdown."""
+    """Display messages of the active branch: counts for OpenClaw line and our breakdown."""
 
     path: str
     total: int = 0
@@ -72,7 +72,7 @@ def _field_string(source: str, name: str) -> str | None:
 
 
 def oversized_record(text: str) -> dict[str, Any]:
-    """The placeholder the reference reads for a line over 256 KiB (an assistant message by default)."""
+    """The placeholder OpenClaw reads for a line over 256 KiB (an assistant message by default)."""
     prefix = text[:OVERSIZED_PREFIX_CHARS]
     record: dict[str, Any] = {}
     kind = _field_string(prefix, "type")

@@ -1,4 +1,4 @@
-"""Turn doctor's flags into a lint run or a doctor run, with the reference's exit codes."""
+"""Turn doctor's flags into a lint run or a doctor run, with OpenClaw's exit codes."""
 
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ class Finding:
     target: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """Keys in the reference's order; absent optional keys are left out."""
+        """Keys in OpenClaw's order; absent optional keys are left out."""
         out: dict[str, Any] = {"checkId": self.check_id, "severity": self.severity, "message": self.message}
         if self.path is not None:
             out["path"] = self.path

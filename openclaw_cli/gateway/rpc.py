@@ -45,11 +45,11 @@ def connection_for(method: str, env: MutableMapping[str, str] | None = None, *,
                    cfg: Mapping[str, Any] | None = None, config_path: str | None = None,
                    url: str | None = None, port: Any = None, token: str | None = None,
                    password: str | None = None, strict: bool = True) -> GatewayConnection:
-    """resolve_connection(), loading the config first (into `env`, like the reference's process
+    """resolve_connection(), loading the config first (into `env`, like OpenClaw's process
     environment: dotenv files and the config `env` block) unless `cfg` is given.
 
-    An explicit `--url` with explicit credentials needs no config at all, as in the reference.
-    With `strict`, an invalid config raises ConfigError, as the reference's Gateway calls do.
+    An explicit `--url` with explicit credentials needs no config at all, as in OpenClaw.
+    With `strict`, an invalid config raises ConfigError, as OpenClaw's Gateway calls do.
     """
     env = os.environ if env is None else env
     if not isinstance(env, MutableMapping):
@@ -83,7 +83,7 @@ def call(method: str, params: Any = None, scopes: Iterable[str] | None = None, *
 def sessions_cleanup(params: Mapping[str, Any] | None = None, *, connection: GatewayConnection,
                      timeout_ms: int | None = DEFAULT_CALL_TIMEOUT_MS,
                      offline_hint: str | None = OFFLINE_REPAIR_HINT) -> dict[str, Any]:
-    """`sessions.cleanup` with the reference CLI's params `{agent, allAgents, enforce, activeKey,
+    """`sessions.cleanup` with OpenClaw's CLI's params `{agent, allAgents, enforce, activeKey,
     fixMissing, fixDmScope}` (None values are left out). Needs operator.admin."""
     return call("sessions.cleanup", clean_params("sessions.cleanup", params, CLEANUP_PARAMS),
                 connection=connection, timeout_ms=timeout_ms,
@@ -94,7 +94,7 @@ def sessions_compact(params: Mapping[str, Any], *, connection: GatewayConnection
                      timeout_ms: int | None = None,
                      offline_hint: str | None = None) -> dict[str, Any]:
     """`sessions.compact` `{key, agentId?, maxLines?}`; no deadline unless `timeout_ms` is given
-    (the handshake still gets 10 s), like the reference. Needs operator.admin."""
+    (the handshake still gets 10 s), like OpenClaw. Needs operator.admin."""
     return call("sessions.compact", clean_params("sessions.compact", params, COMPACT_PARAMS),
                 connection=connection, timeout_ms=timeout_ms,
                 required_methods=["sessions.compact"], offline_hint=offline_hint)

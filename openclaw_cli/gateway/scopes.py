@@ -11,7 +11,7 @@ APPROVALS = "operator.approvals"
 PAIRING = "operator.pairing"
 TALK_SECRETS = "operator.talk.secrets"
 
-# What the reference CLI asks for when it does not know a method.
+# What OpenClaw's CLI asks for when it does not know a method.
 CLI_DEFAULT_SCOPES: tuple[str, ...] = (ADMIN, READ, WRITE, APPROVALS, PAIRING, TALK_SECRETS)
 
 METHOD_SCOPES: dict[str, str] = {

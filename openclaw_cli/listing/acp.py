@@ -30,7 +30,7 @@ def _warn(message: str) -> None:
 def load_acp_sessions(env: Mapping[str, str] | None = None) -> dict[str, AcpMeta]:
     """Every ACP session row by session key; empty when the database or its table does not exist.
 
-    The reference creates the database when it is missing; a listing only reads it.
+    OpenClaw creates the database when it is missing; a listing only reads it.
     """
     path = state_database_path(env)
     if not os.path.isfile(path):

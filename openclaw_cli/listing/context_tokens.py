@@ -18,7 +18,7 @@ def _positive(value: Any) -> bool:
 
 
 class ContextWindows:
-    """The reference's configured context caches: `contextTokens` caps and `contextWindow` sizes.
+    """OpenClaw's configured context caches: `contextTokens` caps and `contextWindow` sizes.
 
     Each configured provider model registers under its id; a model-level value wins over the
     provider-level one, and a model without a positive `contextWindow` counts as 200k (the

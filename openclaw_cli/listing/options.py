@@ -1,4 +1,4 @@
-"""`--active` and `--limit` parsing with the reference's strict integer rules and messages."""
+"""`--active` and `--limit` parsing with OpenClaw's strict integer rules and messages."""
 
 from __future__ import annotations
 

@@ -99,7 +99,7 @@ def is_active(entry: Mapping, now_ms: float, active_minutes: int | None) -> bool
 def select_newest(rows: list[SessionRow], limit: int | None) -> list[SessionRow]:
     """Newest first; equal times keep store order. The first `limit` rows, or all for None.
 
-    For limits up to 200 the reference inserts each row into a bounded sorted list (a row goes
+    For limits up to 200 OpenClaw inserts each row into a bounded sorted list (a row goes
     after the rows it ties with, and a row tying with the last kept one is not taken); that is
     the same as a stable sort cut to `limit`, which is what this computes.
     """
@@ -110,7 +110,7 @@ def select_newest(rows: list[SessionRow], limit: int | None) -> list[SessionRow]
 
 
 def json_row(row: SessionRow, now_ms: float, context: ContextDefaults) -> dict:
-    """A `sessions[]` item: the display row's fields in the reference's order, then its extras."""
+    """A `sessions[]` item: the display row's fields in OpenClaw's order, then its extras."""
     entry = row.entry
     updated_at = row.updated_at
     out: dict[str, Any] = {"key": row.key, "updatedAt": updated_at,

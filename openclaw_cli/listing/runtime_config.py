@@ -1,4 +1,4 @@
-"""The config as the reference's runtime sees it: agent model refs and model maps normalised."""
+"""The config as OpenClaw's runtime sees it: agent model refs and model maps normalised."""
 
 from __future__ import annotations
 
@@ -112,7 +112,7 @@ def _normalize_model_map(models: Mapping) -> dict:
 
 
 def runtime_view(cfg: Mapping | None) -> dict:
-    """A copy of the config with the model normalisations the reference applies when loading."""
+    """A copy of the config with the model normalisations OpenClaw applies when loading."""
     view = dict(cfg) if isinstance(cfg, Mapping) else {}
     agents = view.get("agents")
     if not is_record(agents):

@@ -1,4 +1,4 @@
-"""The canonical store key of a listed row, as the reference looks it up for ACP metadata."""
+"""The canonical store key of a listed row, as OpenClaw looks it up for ACP metadata."""
 
 from __future__ import annotations
 

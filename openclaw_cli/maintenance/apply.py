@@ -17,7 +17,7 @@ from openclaw_cli.maintenance.settings import MaintenanceSettings
 
 @dataclass
 class ApplyPlan:
-    """Everything one applying run does to one store, in the reference's logical order."""
+    """Everything one applying run does to one store, in OpenClaw's logical order."""
 
     target: Target
     store: dict[str, dict]
@@ -27,7 +27,7 @@ class ApplyPlan:
     effects_after_write: list[Effect]
     summary: dict
     view: FsView = field(repr=False, default=None)  # type: ignore[assignment]
-    logs: list[tuple[str, str]] = field(default_factory=list)  # (level, message), as the reference logs
+    logs: list[tuple[str, str]] = field(default_factory=list)  # (level, message), as OpenClaw logs
 
 
 def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: MaintenanceSettings,
@@ -55,7 +55,7 @@ def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: 
     removed_keys: set[str] = set()
     dm_removed_files: dict[str, str | None] = {}
     # The lifecycle looks keys up trimmed: a key with surrounding whitespace is not found
-    # (or another entry under the trimmed key is), exactly as in the reference.
+    # (or another entry under the trimmed key is), exactly as in OpenClaw.
     dm_keys = {k for k, _ in dm_removals}
     for key, expected in missing_removals + dm_removals:
         lookup = js_trim(key)
@@ -215,7 +215,7 @@ def _blob_valid(store_path: str, blob) -> bool:
 
 
 def _same_entry(current: dict, expected: dict) -> bool:
-    """The reference compares `JSON.stringify` of the current and the expected entry."""
+    """OpenClaw compares `JSON.stringify` of the current and the expected entry."""
     if current is expected:
         return True
     return jsjson.dumps_compact(current) == jsjson.dumps_compact(expected)

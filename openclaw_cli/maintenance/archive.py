@@ -122,7 +122,7 @@ def remove_trajectory_artifacts(paths: EntryPaths, removed: Mapping[str, str | N
         if pointed and pointed not in runtime_targets:
             runtime_targets.append(pointed)
         for target in runtime_targets:
-            # The reference may also remove a matching runtime file outside the store folder;
+            # OpenClaw may also remove a matching runtime file outside the store folder;
             # we deliberately never touch anything outside it.
             if not _within(paths, store_dir, view.canonical(target)):
                 continue

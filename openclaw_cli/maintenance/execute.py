@@ -113,8 +113,8 @@ def _check(effect: Effect, real_dir: str) -> str | None:
     except OSError as exc:
         return exc.strerror or str(exc)
     if effect.kind == "rename":
-        # Archiving renames a transcript (a directory in its place moves too, as in the
-        # reference); a symlink is never renamed.
+        # Archiving renames a transcript (a directory in its place moves too, as OpenClaw
+        # does); a symlink is never renamed.
         if not (stat_mod.S_ISREG(st.st_mode) or stat_mod.S_ISDIR(st.st_mode)):
             return "not a regular file"
         if effect.target and os.path.lexists(effect.target):

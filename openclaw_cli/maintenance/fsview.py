@@ -25,7 +25,7 @@ def _name_order(name: str) -> bytes:
 
 @dataclass(slots=True)
 class FileInfo:
-    """A regular file found by a folder scan (the reference's readSessionsDirFiles record)."""
+    """A regular file found by a folder scan (OpenClaw's readSessionsDirFiles record)."""
 
     path: str
     canonical: str

@@ -129,7 +129,7 @@ def preview_store(*, cfg: Mapping, target: Target, before: dict[str, dict], view
 def build_summary(target: Target, *, mode: str, dry_run: bool, before_count: int, after_count: int,
                   repaired: int, missing: int, dm_retired: int, model_runs: int, pruned: int, capped: int,
                   unreferenced: dict, disk: dict | None, applied_count: int | None = None) -> dict:
-    """One store's cleanup summary, fields in the reference's order (applied runs add two)."""
+    """One store's cleanup summary, fields in OpenClaw's order (applied runs add two)."""
     would_mutate = (missing > 0 or repaired > 0 or dm_retired > 0 or model_runs > 0 or pruned > 0 or capped > 0
                     or unreferenced["removedFiles"] > 0
                     or (disk is not None and (disk["removedEntries"] > 0 or disk["removedFiles"] > 0)))

@@ -1,4 +1,4 @@
-"""Summaries from an OpenAI-compatible endpoint with the reference's prompts (default mode)."""
+"""Summaries from an OpenAI-compatible endpoint with OpenClaw's prompts (default mode)."""
 
 from __future__ import annotations
 

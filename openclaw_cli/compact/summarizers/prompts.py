@@ -1,4 +1,4 @@
-"""Summarisation prompt texts and prompt assembly: data contracts shared with the reference."""
+"""Summarisation prompt texts and prompt assembly: data contracts shared with OpenClaw."""
 
 from __future__ import annotations
 

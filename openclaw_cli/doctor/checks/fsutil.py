@@ -1,4 +1,4 @@
-"""Small filesystem helpers with the reference's error-swallowing behaviour."""
+"""Small filesystem helpers with OpenClaw's error-swallowing behaviour."""
 
 from __future__ import annotations
 
