@@ -129,7 +129,7 @@ _openclaw_describe() {
         'sessions --json') _oc_desc='Output as JSON' ;;
         'sessions --limit') _oc_desc='Max sessions to show (default: 100; use "all" for full output)' ;;
         'sessions --store') _oc_desc='Path to session store (default: resolved from config)' ;;
-        'sessions --verbose') _oc_desc='Verbose logging' ;;
+        'sessions --verbose') _oc_desc='Accepted for compatibility; no effect' ;;
         'sessions -h'|'sessions --help') _oc_desc='Show this message and exit.' ;;
         'sessions list --active') _oc_desc='Only show sessions updated within the past N minutes' ;;
         'sessions list --agent') _oc_desc='Agent id to inspect' ;;
@@ -137,7 +137,7 @@ _openclaw_describe() {
         'sessions list --json') _oc_desc='Output as JSON' ;;
         'sessions list --limit') _oc_desc='Max sessions to show (default: 100; use "all" for full output)' ;;
         'sessions list --store') _oc_desc='Path to session store (default: resolved from config)' ;;
-        'sessions list --verbose') _oc_desc='Verbose logging' ;;
+        'sessions list --verbose') _oc_desc='Accepted for compatibility; no effect' ;;
         'sessions list -h'|'sessions list --help') _oc_desc='Show this message and exit.' ;;
         'sessions cleanup --active-key') _oc_desc='Protect this session key from budget-eviction' ;;
         'sessions cleanup --agent') _oc_desc='Agent id to maintain (default: configured default agent)' ;;

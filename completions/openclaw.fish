@@ -140,7 +140,7 @@ complete -c openclaw -n '__openclaw_at sessions' -l all-agents -d 'Aggregate ses
 complete -c openclaw -n '__openclaw_at sessions' -l json -d 'Output as JSON'
 complete -c openclaw -n '__openclaw_at sessions' -l limit -x -d 'Max sessions to show (default: 100; use "all" for full output)'
 complete -c openclaw -n '__openclaw_at sessions' -l store -r -F -d 'Path to session store (default: resolved from config)'
-complete -c openclaw -n '__openclaw_at sessions' -l verbose -d 'Verbose logging'
+complete -c openclaw -n '__openclaw_at sessions' -l verbose -d 'Accepted for compatibility; no effect'
 complete -c openclaw -n '__openclaw_at sessions' -s h -l help -d 'Show this message and exit.'
 
 # openclaw sessions list
@@ -150,7 +150,7 @@ complete -c openclaw -n '__openclaw_at sessions list' -l all-agents -d 'Aggregat
 complete -c openclaw -n '__openclaw_at sessions list' -l json -d 'Output as JSON'
 complete -c openclaw -n '__openclaw_at sessions list' -l limit -x -d 'Max sessions to show (default: 100; use "all" for full output)'
 complete -c openclaw -n '__openclaw_at sessions list' -l store -r -F -d 'Path to session store (default: resolved from config)'
-complete -c openclaw -n '__openclaw_at sessions list' -l verbose -d 'Verbose logging'
+complete -c openclaw -n '__openclaw_at sessions list' -l verbose -d 'Accepted for compatibility; no effect'
 complete -c openclaw -n '__openclaw_at sessions list' -s h -l help -d 'Show this message and exit.'
 
 # openclaw sessions cleanup

@@ -7,7 +7,6 @@ import typer
 from openclaw_cli.cli import compact as compact_cli
 
 app = typer.Typer(
-    help="List stored conversation sessions, and maintain the session store.",
     invoke_without_command=True,
     no_args_is_help=False,
     rich_markup_mode=None,
@@ -29,18 +28,16 @@ def sessions(
     limit: str = typer.Option(None, "--limit", metavar="COUNT",
                               help='Max sessions to show (default: 100; use "all" for full output)'),
     store: str = typer.Option(None, "--store", metavar="PATH", help=STORE_HELP),
-    verbose: bool = typer.Option(False, "--verbose", help="Verbose logging"),
+    verbose: bool = typer.Option(False, "--verbose", help="Accepted for compatibility; no effect"),
 ) -> None:
-    """List stored conversation sessions.
+    """List stored conversation sessions, and maintain the session store.
 
+    \b
     Examples:
-
       openclaw sessions                    List sessions of the default agent.
-
       openclaw sessions --all-agents       Aggregate sessions across agents.
-
       openclaw sessions --active 120       Only the last 2 hours.
-
+      openclaw sessions --limit 25 --json  The newest 25 sessions as JSON.
       openclaw sessions cleanup --dry-run  Preview store maintenance.
     """
     ctx.obj = {"agent": agent, "all_agents": all_agents, "json": json_out, "store": store,
@@ -61,7 +58,7 @@ def list_cmd(
     limit: str = typer.Option(None, "--limit", metavar="COUNT",
                               help='Max sessions to show (default: 100; use "all" for full output)'),
     store: str = typer.Option(None, "--store", metavar="PATH", help=STORE_HELP),
-    verbose: bool = typer.Option(False, "--verbose", help="Verbose logging"),
+    verbose: bool = typer.Option(False, "--verbose", help="Accepted for compatibility; no effect"),
 ) -> None:
     """List stored conversation sessions (same as `openclaw sessions`)."""
     parent = ctx.obj or {}
@@ -80,25 +77,27 @@ def _run_list(**kwargs) -> None:
     run_list_command(**kwargs)
 
 
-CLEANUP_EPILOG = """Examples:
-
+CLEANUP_EPILOG = """\b
+Examples:
   openclaw sessions cleanup --dry-run
       Preview stale/cap cleanup.
-
   openclaw sessions cleanup --dry-run --fix-missing
       Also preview pruning entries with missing transcript files.
-
   openclaw sessions cleanup --enforce
       Apply maintenance now (through the Gateway when one is running).
-
   openclaw sessions cleanup --all-agents --dry-run --json
       Preview all agent stores as one JSON document.
-
   openclaw sessions cleanup --enforce --store ./tmp/sessions.json
       Maintain a specific store file directly.
+  openclaw sessions cleanup --enforce --all-agents --quiet
+      Nightly from cron: print nothing unless something failed.
 
-Exit codes: 0 success (also: nothing to do), 1 error, 2 bad usage,
-75 another maintenance run holds the store lock."""
+\b
+Exit codes:
+  0   success (also: nothing to do, warn mode, empty store)
+  1   error (bad config, corrupt store, a Gateway that refuses, I/O failure)
+  2   bad usage
+  75  another maintenance run holds the store lock"""
 
 
 @app.command("cleanup", epilog=CLEANUP_EPILOG)
