@@ -429,10 +429,6 @@ runpy.run_module("openclaw_cli", run_name="__main__", alter_sys=True)
 """
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "library log records reach the console: openclaw_cli.gateway.wire (the logger passed to "
-    "websockets) has no handler, so logging.lastResort prints its ERROR records, traceback and "
-    "all, to stderr before our error line"))
 def test_library_errors_never_reach_the_console(tmp_path) -> None:
     """Whatever websockets logs while failing, the user sees only our error line and hint."""
     with tcp_listener("http404") as port:

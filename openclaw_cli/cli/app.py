@@ -58,6 +58,11 @@ def root(
     if log_level not in ("error", "warn", "info", "debug"):
         raise UsageError(f"--log-level must be one of error, warn, info, debug (got {log_level!r})")
     os.environ["OPENCLAW_CLI_LOG_LEVEL"] = log_level
+    if log_level in ("info", "debug"):
+        import logging
+
+        logging.basicConfig(stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s",
+                            level=logging.DEBUG if log_level == "debug" else logging.INFO)
 
 
 def main(argv: list[str] | None = None) -> None:
