@@ -29,8 +29,8 @@ _openclaw_spec() {
             _oc_args=0 ;;
         'sessions cleanup')
             _oc_cmds=''
-            _oc_opts='--active-key --agent --all-agents --dry-run --enforce --fix-dm-scope --fix-missing --json --store -q --quiet --url --token --password --timeout --wait -h --help'
-            _oc_vals='--active-key --agent --store --url --token --password --timeout --wait'
+            _oc_opts='--active-key --agent --all-agents --dry-run --enforce --fix-dm-scope --fix-missing --json --store -q --quiet --url --port --token --password --timeout --wait -h --help'
+            _oc_vals='--active-key --agent --store --url --port --token --password --timeout --wait'
             _oc_args=0 ;;
         'sessions compact')
             _oc_cmds=''
@@ -150,6 +150,7 @@ _openclaw_describe() {
         'sessions cleanup --store') _oc_desc='Path to session store (default: resolved from config)' ;;
         'sessions cleanup -q'|'sessions cleanup --quiet') _oc_desc='Print nothing unless something failed (for cron)' ;;
         'sessions cleanup --url') _oc_desc='Gateway WebSocket URL (needs --token or --password)' ;;
+        'sessions cleanup --port') _oc_desc='Gateway port on this machine (else OPENCLAW_GATEWAY_PORT, gateway.port, 18789)' ;;
         'sessions cleanup --token') _oc_desc='Gateway token (else OPENCLAW_GATEWAY_TOKEN)' ;;
         'sessions cleanup --password') _oc_desc='Gateway password (else OPENCLAW_GATEWAY_PASSWORD)' ;;
         'sessions cleanup --timeout') _oc_desc='Gateway call timeout in ms (default 10000)' ;;
@@ -247,7 +248,7 @@ _openclaw_values() {
             COMPREPLY=($(compgen -W 'error warn info debug' -- "$3")) ;;
         'compact --agent' | 'sessions --agent' | 'sessions list --agent' | 'sessions cleanup --agent' | 'sessions compact --agent' | 'context list --agent' | 'context detail --agent' | 'context json --agent' | 'context map --agent')
             _openclaw_agent_ids "$3" ;;
-        'compact --max-lines' | 'compact --url' | 'compact --token' | 'compact --password' | 'compact --timeout' | 'compact --base-url' | 'compact --model' | 'sessions --active' | 'sessions --limit' | 'sessions list --active' | 'sessions list --limit' | 'sessions cleanup --active-key' | 'sessions cleanup --url' | 'sessions cleanup --token' | 'sessions cleanup --password' | 'sessions cleanup --timeout' | 'sessions cleanup --wait' | 'sessions compact --max-lines' | 'sessions compact --url' | 'sessions compact --token' | 'sessions compact --password' | 'sessions compact --timeout' | 'sessions compact --base-url' | 'sessions compact --model' | 'context list --session' | 'context list --url' | 'context list --token' | 'context list --password' | 'context list --timeout' | 'context detail --session' | 'context detail --url' | 'context detail --token' | 'context detail --password' | 'context detail --timeout' | 'context json --session' | 'context json --url' | 'context json --token' | 'context json --password' | 'context json --timeout' | 'context map --session' | 'context map --url' | 'context map --token' | 'context map --password' | 'context map --timeout')
+        'compact --max-lines' | 'compact --url' | 'compact --token' | 'compact --password' | 'compact --timeout' | 'compact --base-url' | 'compact --model' | 'sessions --active' | 'sessions --limit' | 'sessions list --active' | 'sessions list --limit' | 'sessions cleanup --active-key' | 'sessions cleanup --url' | 'sessions cleanup --port' | 'sessions cleanup --token' | 'sessions cleanup --password' | 'sessions cleanup --timeout' | 'sessions cleanup --wait' | 'sessions compact --max-lines' | 'sessions compact --url' | 'sessions compact --token' | 'sessions compact --password' | 'sessions compact --timeout' | 'sessions compact --base-url' | 'sessions compact --model' | 'context list --session' | 'context list --url' | 'context list --token' | 'context list --password' | 'context list --timeout' | 'context detail --session' | 'context detail --url' | 'context detail --token' | 'context detail --password' | 'context detail --timeout' | 'context json --session' | 'context json --url' | 'context json --token' | 'context json --password' | 'context json --timeout' | 'context map --session' | 'context map --url' | 'context map --token' | 'context map --password' | 'context map --timeout')
             COMPREPLY=() ;;
         'compact --summarizer' | 'sessions compact --summarizer')
             COMPREPLY=($(compgen -W 'extractive openai' -- "$3")) ;;

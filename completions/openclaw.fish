@@ -26,7 +26,7 @@ function __openclaw_value_options --argument-names path --description 'The optio
         case 'sessions list'
             printf '%s\n' --active --agent --limit --store
         case 'sessions cleanup'
-            printf '%s\n' --active-key --agent --store --url --token --password --timeout --wait
+            printf '%s\n' --active-key --agent --store --url --port --token --password --timeout --wait
         case 'sessions compact'
             printf '%s\n' --agent --max-lines --url --token --password --timeout --summarizer --base-url --model --api-key-env --summary-file
         case 'context list'
@@ -165,6 +165,7 @@ complete -c openclaw -n '__openclaw_at sessions cleanup' -l json -d 'Output JSON
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l store -r -F -d 'Path to session store (default: resolved from config)'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -s q -l quiet -d 'Print nothing unless something failed (for cron)'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l url -x -d 'Gateway WebSocket URL (needs --token or --password)'
+complete -c openclaw -n '__openclaw_at sessions cleanup' -l port -x -d 'Gateway port on this machine (else OPENCLAW_GATEWAY_PORT, gateway.port, 18789)'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l token -x -d 'Gateway token (else OPENCLAW_GATEWAY_TOKEN)'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l password -x -d 'Gateway password (else OPENCLAW_GATEWAY_PASSWORD)'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l timeout -x -d 'Gateway call timeout in ms (default 10000)'

@@ -120,6 +120,8 @@ def cleanup_cmd(
     store: str = typer.Option(None, "--store", metavar="PATH", help=STORE_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing unless something failed (for cron)"),
     url: str = typer.Option(None, "--url", metavar="URL", help="Gateway WebSocket URL (needs --token or --password)"),
+    port: str = typer.Option(None, "--port", metavar="PORT",
+                             help="Gateway port on this machine (else OPENCLAW_GATEWAY_PORT, gateway.port, 18789)"),
     token: str = typer.Option(None, "--token", metavar="TOKEN", help="Gateway token (else OPENCLAW_GATEWAY_TOKEN)"),
     password: str = typer.Option(None, "--password", metavar="PASSWORD",
                                  help="Gateway password (else OPENCLAW_GATEWAY_PASSWORD)"),
@@ -135,7 +137,8 @@ def cleanup_cmd(
     from openclaw_cli.commands.cleanup_cli import run_cleanup_command
     from openclaw_cli.commands.delegate import GatewayOptions
 
-    gateway = GatewayOptions(url=url, token=token, password=password, timeout_ms=_timeout_ms(timeout))
+    gateway = GatewayOptions(url=url, port=_port(port), token=token, password=password,
+                             timeout_ms=_timeout_ms(timeout))
     parent = ctx.obj or {}
     run_cleanup_command(
         active_key=active_key, agent=agent if agent is not None else parent.get("agent"),
@@ -143,6 +146,14 @@ def cleanup_cmd(
         fix_dm_scope=fix_dm_scope, fix_missing=fix_missing, json_out=json_out or bool(parent.get("json")),
         store=store if store is not None else parent.get("store"), quiet=quiet, gateway=gateway,
         lock_wait_s=wait)
+
+
+def _port(raw: str | None) -> int | None:
+    if raw is None:
+        return None
+    from openclaw_cli.gateway.discovery import parse_port_option
+
+    return parse_port_option(raw)
 
 
 def _timeout_ms(raw: str | None) -> int | None:

@@ -11,6 +11,7 @@ from openclaw_cli.errors import CliError
 @dataclass
 class GatewayOptions:
     url: str | None = None
+    port: int | None = None
     token: str | None = None
     password: str | None = None
     timeout_ms: int | None = None
@@ -29,8 +30,8 @@ def cleanup_via_gateway(params: dict, env: MutableMapping[str, str], opts: Gatew
 
     cfg = load_config(env).data
     try:
-        connection = connection_for("sessions.cleanup", env, cfg=cfg, url=opts.url, token=opts.token,
-                                    password=opts.password)
+        connection = connection_for("sessions.cleanup", env, cfg=cfg, url=opts.url, port=opts.port,
+                                    token=opts.token, password=opts.password)
     except GatewayCredentialsRequired as exc:
         if exc.url and is_listening(exc.url) is False:
             return None
