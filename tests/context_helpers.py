@@ -41,7 +41,7 @@ def env_for(home: Path, state: Path | None = None, workspace: Path | None = None
 
 
 def run_context(args: list[str], env: dict[str, str], timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "openclaw_cli.context", *args], env=env,
+    return subprocess.run([sys.executable, "-m", "openclaw_cli", "context", *args], env=env,
                           capture_output=True, text=True, timeout=timeout, cwd=env["HOME"])
 
 
