@@ -103,28 +103,13 @@ def format_archive_timestamp(now_ms: int) -> str:
 
 def parse_archive_timestamp(name: str, reason: str) -> int | None:
     """Epoch ms of the timestamp in `<name>.<reason>.<TS>` as `Date.parse` reads it, or None."""
+    from openclaw_cli.jsdate import parse_iso_ms
+
     raw = _archive_suffix(name, reason)
     if not raw or not _ARCHIVE_TS.match(raw):
         return None
-    return _iso_to_ms(int(raw[0:4]), int(raw[5:7]), int(raw[8:10]), int(raw[11:13]),
-                      int(raw[14:16]), int(raw[17:19]), int(raw[20:23]) if raw[19] == "." else 0)
-
-
-def _iso_to_ms(year: int, month: int, day: int, hour: int, minute: int, second: int,
-               ms: int) -> int | None:
-    # V8 accepts any day 1..31 (overflowing into the next month) and 24:00:00 exactly.
-    if not (1 <= month <= 12 and 1 <= day <= 31 and minute <= 59 and second <= 59):
-        return None
-    if hour > 24 or (hour == 24 and (minute or second or ms)):
-        return None
-    y = year - (month <= 2)
-    era = y // 400
-    yoe = y - era * 400
-    mp = (month + 9) % 12
-    doy = (153 * mp + 2) // 5 + day - 1
-    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-    days = era * 146097 + doe - 719468
-    return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + ms
+    date_part, time_part = raw.split("T", 1)
+    return parse_iso_ms(f"{date_part}T{time_part.replace('-', ':')}")
 
 
 def posix_basename(path: str) -> str:

@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass
 
 from openclaw_cli.errors import LockBusyError
+from openclaw_cli.procs import pid_definitely_dead
 
 STALE_AFTER_S = 30.0
 POLL_S = 0.025
@@ -45,23 +46,11 @@ def read_holder(path: str) -> Holder | None:
     return Holder(pid, int(started) if started is not None else None, max(0.0, time.time() - st.st_mtime))
 
 
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def is_stale(holder: Holder) -> bool:
     """Stale after 30 s without a refresh (the old builds' rule) or when its process is gone."""
     if holder.age_s > STALE_AFTER_S:
         return True
-    return holder.pid is not None and not _pid_alive(holder.pid)
+    return holder.pid is not None and pid_definitely_dead(holder.pid)
 
 
 def describe(holder: Holder) -> str:

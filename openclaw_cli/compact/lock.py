@@ -12,6 +12,8 @@ from typing import Any
 
 from openclaw_cli.compact.clock import iso_timestamp, now_ms
 from openclaw_cli.errors import LockBusyError
+from openclaw_cli.procs import looks_like_openclaw as is_openclaw_argv
+from openclaw_cli.procs import pid_alive, process_args, process_start_time
 from openclaw_cli.transcript import jsjson
 from openclaw_cli.transcript.messages import parse_timestamp_ms
 
@@ -20,7 +22,6 @@ DEFAULT_MAX_HOLD_MS = 5 * 60 * 1000
 ORPHAN_PAYLOAD_GRACE_MS = 30 * 1000
 REPORT_ONLY_REASONS = frozenset({"too-old", "hold-exceeded"})
 MTIME_FALLBACK_REASONS = frozenset({"missing-pid", "invalid-createdAt"})
-_ENTRY_POINTS = ("dist/index.js", "dist/entry.js", "scripts/run-node.mjs", "src/entry.ts", "src/index.ts")
 
 
 def lock_path_for(transcript: str | Path) -> Path:
@@ -31,72 +32,6 @@ def lock_path_for(transcript: str | Path) -> Path:
     except OSError:
         directory = transcript.parent
     return directory / f"{transcript.name}.lock"
-
-
-def pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    except OSError:
-        return False
-    try:
-        with open(f"/proc/{pid}/status", encoding="utf-8") as handle:
-            for line in handle:
-                if line.startswith("State:"):
-                    return line.split()[1:2] != ["Z"]
-    except OSError:
-        pass
-    return True
-
-
-def process_start_time(pid: int) -> int | None:
-    """Field 22 of /proc/<pid>/stat (clock ticks since boot), used to spot a recycled pid."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="utf-8") as handle:
-            stat = handle.read()
-    except OSError:
-        return None
-    end = stat.rfind(")")
-    if end < 0:
-        return None
-    fields = stat[end + 1:].split()
-    try:
-        value = int(fields[19])
-    except (IndexError, ValueError):
-        return None
-    return value if value >= 0 else None
-
-
-def process_args(pid: int) -> list[str] | None:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            raw = handle.read()
-    except OSError:
-        return None
-    return [part.decode("utf-8", "replace") for part in raw.split(b"\0") if part]
-
-
-def is_openclaw_argv(args: list[str]) -> bool:
-    """Whether a process looks like an OpenClaw session owner (gateway, agent or CLI)."""
-    normalized = [a.strip().replace("\\", "/").lower() for a in args if a.strip()]
-    if not normalized:
-        return False
-    exe = normalized[0]
-    for suffix in (".bat", ".cmd", ".exe"):
-        if exe.endswith(suffix):
-            exe = exe[: -len(suffix)]
-    if exe == "openclaw" or exe.endswith("/openclaw") or exe.endswith("/openclaw-gateway"):
-        return True
-    if any(a == "openclaw" or a.endswith("/openclaw") or a == "openclaw.mjs" or a.endswith("/openclaw.mjs")
-           for a in normalized):
-        return True
-    has_command = any(a in ("gateway", "agent") for a in normalized)
-    return has_command and any(a.endswith(entry) for a in normalized for entry in _ENTRY_POINTS)
 
 
 def _valid_int(value: Any) -> bool:

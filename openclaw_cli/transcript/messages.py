@@ -20,18 +20,9 @@ TOOL_RESULT_MAX_CHARS = 2000
 
 def parse_timestamp_ms(value: Any) -> int | None:
     """Date.parse for the ISO strings transcripts carry (None when unparsable)."""
-    if not isinstance(value, str) or not value.strip():
-        return None
-    text = value.strip()
-    try:
-        if text.endswith("Z"):
-            text = text[:-1] + "+00:00"
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    if parsed.tzinfo is None:
-        return None
-    return int(parsed.timestamp() * 1000 + (0.5 if parsed.timestamp() >= 0 else -0.5))
+    from openclaw_cli.jsdate import parse_iso_ms
+
+    return parse_iso_ms(value)
 
 
 def normalize_loaded_entry(entry: Any, header_version: int = 3) -> Any:

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from openclaw_cli.doctor.model import Check, Finding
+from openclaw_cli.procs import looks_like_openclaw as is_openclaw_argv
+from openclaw_cli.procs import pid_alive, process_args, process_start_time
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.context import DoctorContext
@@ -20,7 +22,6 @@ DEFAULT_STALE_MS = 30 * 60 * 1000
 ORPHAN_PAYLOAD_GRACE_MS = 30_000
 REPORT_ONLY = frozenset({"too-old", "hold-exceeded"})
 _MAX_SAFE = 2**53 - 1
-_ENTRY_SUFFIXES = ("dist/index.js", "dist/entry.js", "scripts/run-node.mjs", "src/entry.ts", "src/index.ts")
 
 
 @dataclass
@@ -65,65 +66,8 @@ def resolve_stale_ms(cfg: dict, env) -> int:
     return DEFAULT_STALE_MS
 
 
-def pid_alive(pid: int) -> bool:
-    """Signal 0 succeeds and the process is not a zombie (no permission counts as not alive)."""
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except (OSError, OverflowError):
-        return False
-    try:
-        with open(f"/proc/{pid}/status", encoding="utf-8", errors="replace") as handle:
-            status = re.search(r"^State:\s+(\S)", handle.read(), re.MULTILINE)
-        if status and status.group(1) == "Z":
-            return False
-    except OSError:
-        pass
-    return True
-
-
-def process_start_time(pid: int) -> int | None:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as handle:
-            text = handle.read()
-    except OSError:
-        return None
-    end = text.rfind(")")
-    if end < 0:
-        return None
-    fields = text[end + 1:].split()
-    try:
-        return int(fields[19])
-    except (IndexError, ValueError):
-        return None
-
-
-def process_args(pid: int) -> list[str] | None:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            raw = handle.read().decode("utf-8", "replace")
-    except OSError:
-        return None
-    return [part.strip() for part in raw.split("\0") if part.strip()]
-
-
-def is_openclaw_argv(args: list[str]) -> bool:
-    norm = [a.strip().replace("\\", "/").lower() for a in args]
-    norm = [a for a in norm if a]
-    if not norm:
-        return False
-    exe = re.sub(r"\.(bat|cmd|exe)$", "", norm[0])
-    if exe == "openclaw" or exe.endswith("/openclaw") or exe.endswith("/openclaw-gateway"):
-        return True
-    if any(a in ("openclaw", "openclaw.mjs") or a.endswith("/openclaw") or a.endswith("/openclaw.mjs") for a in norm):
-        return True
-    has_command = any(a in ("gateway", "agent") for a in norm)
-    return has_command and any(a.endswith(s) for a in norm for s in _ENTRY_SUFFIXES)
-
-
 def inspect_lock(path: str, stale_ms: int, now_ms: int) -> LockInfo:
-    from openclaw_cli.doctor.checks.jsdate import parse_ms
+    from openclaw_cli.jsdate import parse_iso_ms as parse_ms
 
     payload = None
     try:
