@@ -241,46 +241,12 @@ def write_config_text(path: str, text: str, *, state_dir: str) -> str | None:
             backup.append(maintain_backups(path))
 
     data = text.encode("utf-8")
-    _atomic_write(path, data, _before_rename)
+    from openclaw_cli.store import write_file_atomic
+
+    write_file_atomic(path, data, durable=True, mode=0o600, temp_prefix=os.path.basename(path),
+                      before_rename=_before_rename)
     _audit(path, state_dir, existed, before, data)
     return backup[0] if backup else None
-
-
-def _atomic_write(path: str, data: bytes, before_rename) -> None:
-    """Temp file beside `path` (0600, exclusive), fsync, hook, rename over; folder modes untouched."""
-    import uuid
-
-    folder = os.path.dirname(path) or "."
-    temp = os.path.join(folder, f"{os.path.basename(path)}.{os.getpid()}.{uuid.uuid4()}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
-    try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        before_rename()
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
-    try:
-        os.chmod(path, 0o600)
-    except OSError:
-        pass
-    try:
-        dfd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except OSError:
-        pass
 
 
 def _audit(path: str, state_dir: str, existed: bool, before: bytes, after: bytes) -> None:
