@@ -121,10 +121,9 @@ def _via_gateway(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
                  timeout_ms: int | None) -> dict[str, Any] | None:
     """The Gateway's `sessions.compact` reply; None when no local Gateway runs (work offline)."""
     from openclaw_cli.config import load_config
-    from openclaw_cli.gateway import (GatewayCredentialsRequired, GatewayError, GatewayRequestError,
-                                      GatewayUnavailable)
-    from openclaw_cli.gateway.discovery import SOURCE_LOCAL, SOURCE_REMOTE_MISSING, is_listening
-    from openclaw_cli.gateway.rpc import connection_for, sessions_compact
+    from openclaw_cli.gateway import GatewayError, GatewayRequestError, GatewayUnavailable
+    from openclaw_cli.gateway.discovery import SOURCE_LOCAL, SOURCE_REMOTE_MISSING
+    from openclaw_cli.gateway.rpc import connection_if_running, sessions_compact
 
     cfg = load_config(env).data
     params: dict[str, Any] = {"key": req.key}
@@ -133,18 +132,13 @@ def _via_gateway(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
     if max_lines is not None:
         params["maxLines"] = max_lines
     try:
-        connection = connection_for("sessions.compact", env, cfg=cfg, url=req.url, token=req.token,
-                                    password=req.password)
-    except GatewayCredentialsRequired as exc:
-        if exc.url and is_listening(exc.url) is False:
-            return None
-        raise CompactFailed(
-            f"a Gateway may be running at {exc.url or 'the configured address'} but no token or password "
-            "is configured, so the compaction cannot be handed to it",
-            hint="pass --token/--password (or set OPENCLAW_GATEWAY_TOKEN / OPENCLAW_GATEWAY_PASSWORD), "
-                 "or use --offline to compact the local files") from None
+        connection = connection_if_running(
+            "sessions.compact", env, cfg=cfg, action="the compaction", url=req.url, token=req.token,
+            password=req.password, offline_hint="use --offline to compact the local files")
     except GatewayError as exc:
         raise CompactFailed(_scrubbed(req, exc.message), hint=exc.hint) from None
+    if connection is None:
+        return None
     local = connection.target.url_source in (SOURCE_LOCAL, SOURCE_REMOTE_MISSING)
     try:
         return sessions_compact(params, connection=connection, timeout_ms=timeout_ms)

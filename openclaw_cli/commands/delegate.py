@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import MutableMapping
 from dataclasses import dataclass
 
-from openclaw_cli.errors import CliError
 
 
 @dataclass
@@ -24,22 +23,15 @@ def cleanup_via_gateway(params: dict, env: MutableMapping[str, str], opts: Gatew
     which owns the store while it runs.
     """
     from openclaw_cli.config import load_config
-    from openclaw_cli.gateway import GatewayCredentialsRequired, GatewayUnavailable
-    from openclaw_cli.gateway.discovery import is_listening
-    from openclaw_cli.gateway.rpc import OFFLINE_REPAIR_HINT, connection_for, sessions_cleanup
+    from openclaw_cli.gateway import GatewayUnavailable
+    from openclaw_cli.gateway.rpc import OFFLINE_REPAIR_HINT, connection_if_running, sessions_cleanup
 
     cfg = load_config(env).data
-    try:
-        connection = connection_for("sessions.cleanup", env, cfg=cfg, url=opts.url, port=opts.port,
-                                    token=opts.token, password=opts.password)
-    except GatewayCredentialsRequired as exc:
-        if exc.url and is_listening(exc.url) is False:
-            return None
-        raise CliError(
-            f"a Gateway may be running at {exc.url or 'the configured address'} but no token or password "
-            "is configured, so cleanup cannot be handed to it",
-            hint="Pass --token/--password (or set OPENCLAW_GATEWAY_TOKEN / OPENCLAW_GATEWAY_PASSWORD), "
-                 "or use --store <path> for an explicit offline repair") from None
+    connection = connection_if_running(
+        "sessions.cleanup", env, cfg=cfg, action="cleanup", url=opts.url, port=opts.port, token=opts.token,
+        password=opts.password, offline_hint="use --store <path> for an explicit offline repair")
+    if connection is None:
+        return None
     try:
         kwargs = {} if opts.timeout_ms is None else {"timeout_ms": opts.timeout_ms}
         return sessions_cleanup(params, connection=connection, offline_hint=OFFLINE_REPAIR_HINT, **kwargs)

@@ -68,6 +68,28 @@ def connection_for(method: str, env: MutableMapping[str, str] | None = None, *,
                               password=password, config_path=config_path)
 
 
+def connection_if_running(method: str, env: MutableMapping[str, str], *, cfg: Mapping[str, Any],
+                          action: str, offline_hint: str, url: str | None = None, port: Any = None,
+                          token: str | None = None, password: str | None = None) -> GatewayConnection | None:
+    """`connection_for()`, except that with no credentials at all the Gateway address is probed:
+    nothing listening means no Gateway (None: work on the files); something listening is an
+    error, since the work cannot be handed to it."""
+    from openclaw_cli.gateway.discovery import is_listening
+    from openclaw_cli.gateway.errors import GatewayCredentialsRequired
+
+    try:
+        return connection_for(method, env, cfg=cfg, url=url, port=port, token=token, password=password)
+    except GatewayCredentialsRequired as exc:
+        if exc.url and is_listening(exc.url) is False:
+            return None
+        raise GatewayCredentialsRequired(
+            f"a Gateway may be running at {exc.url or 'the configured address'} but no token or password "
+            f"is configured, so {action} cannot be handed to it",
+            url=exc.url, url_source=exc.url_source,
+            hint="Pass --token/--password (or set OPENCLAW_GATEWAY_TOKEN / OPENCLAW_GATEWAY_PASSWORD), "
+                 f"or {offline_hint}") from None
+
+
 def call(method: str, params: Any = None, scopes: Iterable[str] | None = None, *,
          connection: GatewayConnection, timeout_ms: int | None = DEFAULT_CALL_TIMEOUT_MS,
          required_methods: Iterable[str] | None = None, expect_final: bool = False,
