@@ -791,7 +791,7 @@ class StoreGen:
                                 "age": self.ages.unique_file_age(self.ages.between(MIN, 2 * DAY))}
         if r < 0.02:
             node["text"] = rng.choice(["{not json", "", "[]", "null", "\"str\""])
-            self.tag("store:corrupt")
+            self.tag("store:corrupt" if node["text"] else "store:empty-file")
         else:
             node["json"] = self.entries
             node["style"] = rng.choice(["pretty", "pretty", "compact", "pretty-nl", "spaced"])
@@ -1077,8 +1077,13 @@ class CaseGen:
             config = "// generated JSON5 config\n" + to_json5(self.config) + "\n"
             self.tags.add("cfg:json5-raw")
         name = f"gen-{self.seed:05d}-{target}" + (f"-{len(main_sg.entries)}e" if main_sg else "")
+        difference = None
+        if "store:corrupt" in self.tags:
+            difference = ("a store that does not parse or is not an object is never rewritten: this project "
+                          "exits 1 naming the file (the reference reads it as {} and rewrites it)")
         return Case(name=name, files=self.files, runs=runs, config=config, env=self.env,
-                    tags=sorted(self.tags), expect_error=self.expect_error, seed=self.seed)
+                    tags=sorted(self.tags), expect_error=self.expect_error, seed=self.seed,
+                    expected_difference=difference)
 
 
 def generate_case(seed: int) -> Case:
