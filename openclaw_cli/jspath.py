@@ -34,7 +34,9 @@ def resolve(*segments: str) -> str:
         cached = _RESOLVED.get(seg)
         if cached is not None:
             return cached
-        out = _resolve_joined(seg if seg.startswith("/") else os.getcwd() + "/" + seg)
+        if not seg.startswith("/"):
+            return _resolve_joined(_cwd() + "/" + seg)  # depends on the current folder: not cached
+        out = _resolve_joined(seg)
         if len(_RESOLVED) < 500_000:
             _RESOLVED[seg] = out
         return out
@@ -46,8 +48,16 @@ def resolve(*segments: str) -> str:
         if seg.startswith("/"):
             break
     else:
-        joined = os.getcwd() + ("/" + joined if joined else "")
+        joined = _cwd() + ("/" + joined if joined else "")
     return _resolve_joined(joined)
+
+
+def _cwd() -> str:
+    """The current folder, or `/` when it no longer exists."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return "/"
 
 
 def relative(from_path: str, to_path: str) -> str:

@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping, MutableMapping, Sequence
 
 from openclaw_cli.errors import UsageError
+from openclaw_cli import jspath
 from openclaw_cli.jsstr import js_trim
 
 STATE_DIRNAME = ".openclaw"
@@ -42,43 +43,14 @@ def _cwd() -> str | None:
         return None
 
 
-def normalize_path(path: str) -> str:
-    """Node's path.normalize for POSIX paths (keeps a trailing slash, '' becomes '.')."""
-    if not path:
-        return "."
-    out = posixpath.normpath(path)
-    if out.startswith("//"):
-        out = "/" + out.lstrip("/")
-    if path.endswith("/") and out != "/":
-        out += "/"
-    return out
-
-
-def resolve_path(*segments: str) -> str:
-    """Node's path.resolve: absolute against the cwd, normalised, no trailing slash."""
-    joined = _cwd() or "/"
-    for segment in segments:
-        if segment:
-            joined = segment if segment.startswith("/") else f"{joined}/{segment}"
-    out = posixpath.normpath(joined)
-    if out.startswith("//"):
-        out = "/" + out.lstrip("/")
-    return out
+normalize_path = jspath.normalize
+resolve_path = jspath.resolve
+is_path_inside = jspath.is_inside_or_equal
 
 
 def join_path(*segments: str) -> str:
     """Node's path.join: joined with '/', then normalised."""
-    return normalize_path("/".join(s for s in segments if s))
-
-
-def is_path_inside(root: str, target: str) -> bool:
-    """True when `target` is `root` or lies below it (lexically, after resolving both)."""
-    root_abs = resolve_path(root)
-    target_abs = resolve_path(target)
-    if target_abs == root_abs:
-        return True
-    prefix = root_abs if root_abs.endswith("/") else root_abs + "/"
-    return target_abs.startswith(prefix)
+    return jspath.normalize("/".join(s for s in segments if s))
 
 
 def _os_homedir() -> str | None:
