@@ -32,7 +32,7 @@ JSON_MAX_DEPTH_ERROR = "JSON nesting is too deep"
 _TWO53 = 9007199254740992
 _MAX_ARRAY_INDEX = 4294967294
 
-from openclaw_cli.jsstr import JS_WHITESPACE, js_trim  # noqa: E402,F401  (re-exported)
+from openclaw_cli.jsstr import JS_WHITESPACE, js_number_to_string, js_trim  # noqa: E402,F401  (re-exported)
 from openclaw_cli.jsstr import utf16_len as js_utf16_len  # noqa: E402,F401
 
 
@@ -78,28 +78,6 @@ def js_number(value: float | int) -> float | int:
     return value
 
 
-def _js_float_text(value: float) -> str:
-    """Number.prototype.toString() for a finite float."""
-    if value == 0:
-        return "0"
-    sign, digit_tuple, exp = Decimal(repr(value)).as_tuple()
-    digits = "".join(map(str, digit_tuple)).rstrip("0")
-    exp += len(digit_tuple) - len(digits)
-    k = len(digits)
-    n = exp + k  # value = 0.<digits> * 10**n
-    if k <= n <= 21:
-        out = digits + "0" * (n - k)
-    elif 0 < n <= 21:
-        out = digits[:n] + "." + digits[n:]
-    elif -6 < n <= 0:
-        out = "0." + "0" * (-n) + digits
-    else:
-        e = n - 1
-        tail = "e" + ("+" if e >= 0 else "-") + str(abs(e))
-        out = digits + tail if k == 1 else digits[0] + "." + digits[1:] + tail
-    return ("-" if sign else "") + out
-
-
 def _js_number_text(value: float | int) -> str:
     if type(value) is int and -_TWO53 < value < _TWO53:
         return str(value)
@@ -108,7 +86,7 @@ def _js_number_text(value: float | int) -> str:
         return str(value)
     if value != value or value in (math.inf, -math.inf):
         return "null"
-    return _js_float_text(value)
+    return js_number_to_string(value)
 
 
 # ---------------------------------------------------------------------------------------
