@@ -36,7 +36,7 @@ DEV_PORT = 19001  # what `--dev` puts in OPENCLAW_GATEWAY_PORT when it is unset
 DEFAULT_CALL_TIMEOUT_MS = 10_000
 DEFAULT_HANDSHAKE_TIMEOUT_MS = 15_000
 ENV_URL = "OPENCLAW_GATEWAY_URL"
-ENV_PORT = "OPENCLAW_GATEWAY_PORT"
+
 ENV_ALLOW_PRIVATE_WS = "OPENCLAW_ALLOW_INSECURE_PRIVATE_WS"
 ENV_HANDSHAKE_TIMEOUT = "OPENCLAW_HANDSHAKE_TIMEOUT_MS"
 
@@ -47,7 +47,6 @@ SOURCE_LOCAL = "local loopback"
 SOURCE_REMOTE_MISSING = "missing gateway.remote.url (fallback local)"
 
 _DIGITS = re.compile(r"^\d+$")
-_BRACKETED_PORT = re.compile(r"^\[[^\]]+\]:(\d+)$")
 _SENSITIVE_QUERY = frozenset({
     "token", "key", "api_key", "apikey", "secret", "access_token", "auth_token", "password",
     "pass", "passwd", "auth", "jwt", "session", "id_token", "code", "client_secret",
@@ -68,18 +67,9 @@ def _parse_port(text: str) -> int | None:
 
 def parse_port_env(raw: str | None) -> int | None:
     """OPENCLAW_GATEWAY_PORT as `18789`, `host:18789` or `[::1]:18789`; None when unusable."""
-    text = (raw or "").strip()
-    if not text:
-        return None
-    if _DIGITS.match(text):
-        return _parse_port(text)
-    bracketed = _BRACKETED_PORT.match(text)
-    if bracketed:
-        return _parse_port(bracketed.group(1))
-    first, last = text.find(":"), text.rfind(":")
-    if first <= 0 or first != last:
-        return None
-    return _parse_port(text[first + 1:])
+    from openclaw_cli.config import parse_gateway_port_env
+
+    return parse_gateway_port_env(raw)
 
 
 def parse_port_option(value: Any) -> int:
@@ -93,17 +83,11 @@ def parse_port_option(value: Any) -> int:
 
 def resolve_port(cfg: Mapping[str, Any] | None, env: Mapping[str, str], port: Any = None) -> int:
     """Local Gateway port: explicit `--port`, OPENCLAW_GATEWAY_PORT, gateway.port, 18789."""
+    from openclaw_cli.config import resolve_gateway_port
+
     if port is not None:
         return parse_port_option(port)
-    env_port = parse_port_env(env.get(ENV_PORT))
-    if env_port is not None:
-        return env_port
-    gw = cfg.get("gateway") if isinstance(cfg, Mapping) else None
-    conf = gw.get("port") if isinstance(gw, Mapping) else None
-    if isinstance(conf, (int, float)) and not isinstance(conf, bool) and conf > 0 \
-            and float(conf).is_integer():
-        return int(conf)
-    return DEFAULT_PORT
+    return resolve_gateway_port(cfg, env)
 
 
 def redact_url(url: str) -> str:
