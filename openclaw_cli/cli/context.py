@@ -36,7 +36,13 @@ def _run(mode: str, **kwargs) -> None:
 def list_cmd(session: str = SESSION, agent: str = AGENT, tokenizer: str = TOKENIZER, offline: bool = OFFLINE,
              plain: bool = PLAIN, url: str = URL, token: str = TOKEN, password: str = PASSWORD,
              timeout: str = TIMEOUT) -> None:
-    """Short breakdown: workspace files, skills, tools, session tokens."""
+    """Short breakdown: workspace files, skills, tools, session tokens.
+
+    \b
+    Examples:
+      openclaw context list
+      openclaw context list --session agent:work:main --tokenizer o200k_base
+    """
     _run("list", session=session, agent=agent, tokenizer=tokenizer, offline=offline, plain=plain,
          url=url, token=token, password=password, timeout=timeout)
 
@@ -46,7 +52,13 @@ def detail_cmd(session: str = SESSION, agent: str = AGENT, tokenizer: str = TOKE
                plain: bool = PLAIN, url: str = URL, token: str = TOKEN, password: str = PASSWORD,
                timeout: str = TIMEOUT) -> None:
     """Per-file, per-skill and per-tool sizes, compactable transcript counts, and a transcript
-    breakdown by role with the largest tool results and what a compaction would free."""
+    breakdown by role with the largest tool results and what a compaction would free.
+
+    \b
+    Examples:
+      openclaw context detail
+      openclaw context detail --offline --tokenizer cl100k_base
+    """
     _run("detail", session=session, agent=agent, tokenizer=tokenizer, offline=offline, plain=plain,
          url=url, token=token, password=password, timeout=timeout)
 
@@ -54,7 +66,12 @@ def detail_cmd(session: str = SESSION, agent: str = AGENT, tokenizer: str = TOKE
 @app.command("json")
 def json_cmd(session: str = SESSION, agent: str = AGENT, offline: bool = OFFLINE, url: str = URL,
              token: str = TOKEN, password: str = PASSWORD, timeout: str = TIMEOUT) -> None:
-    """The report and session counters as JSON ({report, session}); unknown values are null."""
+    """The report and session counters as JSON ({report, session}); unknown values are null.
+
+    \b
+    Examples:
+      openclaw context json | jq .report.injectedWorkspaceFiles
+    """
     _run("json", session=session, agent=agent, tokenizer="estimate", offline=offline, plain=True,
          url=url, token=token, password=password, timeout=timeout)
 
@@ -65,6 +82,12 @@ def map_cmd(session: str = SESSION, agent: str = AGENT, output: str = typer.Opti
                 help="Write a treemap image: .png (1280x860) or .svg; without it, draw at the terminal"),
             offline: bool = OFFLINE, url: str = URL, token: str = TOKEN, password: str = PASSWORD,
             timeout: str = TIMEOUT) -> None:
-    """A treemap of what fills the window (WinDirStat style)."""
+    """A treemap of what fills the window (WinDirStat style).
+
+    \b
+    Examples:
+      openclaw context map
+      openclaw context map --output context.png
+    """
     _run("map", session=session, agent=agent, tokenizer="estimate", offline=offline, plain=False,
          url=url, token=token, password=password, timeout=timeout, output=output)
