@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from openclaw_cli.jsstr import pad_end, utf16_len, utf16_slice
+from openclaw_cli.jsstr import js_string, js_truthy, pad_end, utf16_len, utf16_slice
 
 KEY_PAD = 26
 AGE_PAD = 9
@@ -61,45 +61,17 @@ _FLAG_FIELDS = (
 )
 
 
-def _truthy(value) -> bool:
-    """JavaScript truthiness for JSON values."""
-    if value is None or value is False:
-        return False
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value != 0 and value == value
-    if isinstance(value, str):
-        return value != ""
-    return True
-
-
-def _js_str(value) -> str:
-    """Template-literal interpolation of a JSON value."""
-    from openclaw_cli.jsstr import js_number_to_string
-
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return js_number_to_string(value)
-    if isinstance(value, list):
-        return ",".join("" if v is None else _js_str(v) for v in value)
-    if isinstance(value, dict):
-        return "[object Object]"
-    return "null"
-
-
 def flags_cell(entry: Mapping, policy_key: str | None = None) -> str:
-    parts = [f"{prefix}{_js_str(entry.get(field))}" for field, prefix in _FLAG_FIELDS
-             if _truthy(entry.get(field))]
-    if _truthy(entry.get("systemSent")):
+    parts = [f"{prefix}{js_string(entry.get(field))}" for field, prefix in _FLAG_FIELDS
+             if js_truthy(entry.get(field))]
+    if js_truthy(entry.get("systemSent")):
         parts.append("system")
-    if _truthy(entry.get("abortedLastRun")):
+    if js_truthy(entry.get("abortedLastRun")):
         parts.append("aborted")
     if policy_key:
         parts.append(f"policy:{policy_key}")
-    if _truthy(entry.get("sessionId")):
-        parts.append(f"id:{_js_str(entry.get('sessionId'))}")
+    if js_truthy(entry.get("sessionId")):
+        parts.append(f"id:{js_string(entry.get('sessionId'))}")
     return " ".join(parts)
 
 

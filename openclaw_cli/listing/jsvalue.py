@@ -7,6 +7,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from openclaw_cli.jsstr import js_number_to_string, js_trim_end
+from openclaw_cli.jsstr import js_string as _js_string
+from openclaw_cli.jsstr import js_truthy as _js_truthy
 from openclaw_cli.jsstr import JS_WHITESPACE, js_round, js_trim
 
 __all__ = [
@@ -40,15 +42,7 @@ def coalesce(*values: Any) -> Any:
 
 def truthy(value: Any) -> bool:
     """JavaScript truthiness of a JSON value."""
-    if value is None or value is MISSING or value is False:
-        return False
-    if isinstance(value, bool):
-        return True
-    if isinstance(value, (int, float)):
-        return value != 0 and not (isinstance(value, float) and math.isnan(value))
-    if isinstance(value, str):
-        return value != ""
-    return True
+    return value is not MISSING and _js_truthy(value)
 
 
 def opt_str(value: Any) -> str | None:
@@ -75,17 +69,9 @@ def js_string(value: Any) -> str:
     """`${value}` / String(value) for a JSON value."""
     if value is MISSING:
         return "undefined"
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return js_number_to_string(value)
-    if isinstance(value, str):
-        return value
     if isinstance(value, list):
         return ",".join("" if v is None or v is MISSING else js_string(v) for v in value)
-    return "[object Object]"
+    return _js_string(value)
 
 
 def _string_to_number(text: str) -> float:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import datetime
 from typing import Any
 
+from openclaw_cli.jsstr import js_string
 from openclaw_cli.transcript.jsjson import ordered_keys, stringify, utf16_len
 from openclaw_cli.transcript.tokens import block_text
 
@@ -77,32 +77,17 @@ def context_message_from_entry(entry: Mapping[str, Any]) -> dict | None:
 
 
 def bash_execution_to_text(message: Mapping[str, Any]) -> str:
-    text = f"Ran `{_js_str(message.get('command'))}`\n"
+    text = f"Ran `{js_string(message.get('command'))}`\n"
     output = message.get("output")
-    text += f"```\n{_js_str(output)}\n```" if output else "(no output)"
+    text += f"```\n{js_string(output)}\n```" if output else "(no output)"
     exit_code = message.get("exitCode")
     if message.get("cancelled"):
         text += "\n\n(command cancelled)"
     elif exit_code is not None and exit_code != 0:
-        text += f"\n\nCommand exited with code {_js_str(exit_code)}"
+        text += f"\n\nCommand exited with code {js_string(exit_code)}"
     if message.get("truncated") and message.get("fullOutputPath"):
-        text += f"\n\n[Output truncated. Full output: {_js_str(message.get('fullOutputPath'))}]"
+        text += f"\n\n[Output truncated. Full output: {js_string(message.get('fullOutputPath'))}]"
     return text
-
-
-def _js_str(value: Any) -> str:
-    """Template-literal interpolation of a JSON value."""
-    if isinstance(value, str):
-        return value
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return stringify(value)
-    if isinstance(value, list):
-        return ",".join("" if v is None else _js_str(v) for v in value)
-    return "[object Object]"
 
 
 def convert_to_llm(messages: Iterable[Mapping[str, Any]]) -> list[dict]:
@@ -121,11 +106,11 @@ def convert_to_llm(messages: Iterable[Mapping[str, Any]]) -> list[dict]:
                 content = [{"type": "text", "text": content}]
             out.append({"role": "user", "content": content, "timestamp": message.get("timestamp")})
         elif role == "branchSummary":
-            text = BRANCH_SUMMARY_PREFIX + _js_str(message.get("summary")) + BRANCH_SUMMARY_SUFFIX
+            text = BRANCH_SUMMARY_PREFIX + js_string(message.get("summary")) + BRANCH_SUMMARY_SUFFIX
             out.append({"role": "user", "content": [{"type": "text", "text": text}],
                         "timestamp": message.get("timestamp")})
         elif role == "compactionSummary":
-            text = COMPACTION_SUMMARY_PREFIX + _js_str(message.get("summary")) + COMPACTION_SUMMARY_SUFFIX
+            text = COMPACTION_SUMMARY_PREFIX + js_string(message.get("summary")) + COMPACTION_SUMMARY_SUFFIX
             out.append({"role": "user", "content": [{"type": "text", "text": text}],
                         "timestamp": message.get("timestamp")})
         elif role in ("user", "assistant", "toolResult"):
@@ -170,7 +155,7 @@ def serialize_message(message: Mapping[str, Any]) -> list[str]:
         if isinstance(content, str):
             text = content
         else:
-            text = "".join(_js_str(b.get("text")) if b.get("text") is not None else ""
+            text = "".join(js_string(b.get("text")) if b.get("text") is not None else ""
                            for b in _blocks(content)
                            if isinstance(b, Mapping) and b.get("type") == "text")
         if text:
@@ -206,7 +191,7 @@ def serialize_message(message: Mapping[str, Any]) -> list[str]:
 
 
 def _opt_str(value: Any) -> str:
-    return "" if value is None else _js_str(value)
+    return "" if value is None else js_string(value)
 
 
 def serialize_conversation(messages: Iterable[Mapping[str, Any]]) -> str:
