@@ -1,0 +1,1 @@
+"""Helpers shared by the test modules (state builders, folder snapshots, CLI runners)."""

@@ -1,0 +1,33 @@
+"""Byte-exact snapshots of a folder tree, to prove that a run changed nothing on disk."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from pathlib import Path
+
+
+def folder_digest(root: Path | str) -> dict[str, tuple[str, int, int, str]]:
+    """Every entry under root (not following symlinks): relative path -> (kind, size, mode, sha256).
+
+    Folders and symlinks are included, so a created or removed folder or link shows up too."""
+    root = Path(root)
+    found: dict[str, tuple[str, int, int, str]] = {}
+    if not os.path.lexists(root):
+        return found
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        for name in sorted(dirnames + filenames):
+            path = os.path.join(dirpath, name)
+            rel = os.path.relpath(path, root)
+            st = os.lstat(path)
+            mode = stat.S_IMODE(st.st_mode)
+            if stat.S_ISLNK(st.st_mode):
+                found[rel] = ("link", 0, mode, os.readlink(path))
+            elif stat.S_ISDIR(st.st_mode):
+                found[rel] = ("dir", 0, mode, "")
+            else:
+                with open(path, "rb") as handle:
+                    digest = hashlib.sha256(handle.read()).hexdigest()
+                found[rel] = ("file", st.st_size, mode, digest)
+    return found
