@@ -20,13 +20,10 @@ class ApplyPlan:
     """Everything one applying run does to one store, in OpenClaw's logical order."""
 
     target: Target
-    store: dict[str, dict]
     projection: store_mod.Projection
     write_store: bool  # False: the file would be byte-identical, no write
-    effects_before_write: list[Effect]
-    effects_after_write: list[Effect]
+    effects: list[Effect]  # renames and deletions, in OpenClaw's order; carried out after the write
     summary: dict
-    view: FsView = field(repr=False, default=None)  # type: ignore[assignment]
     logs: list[tuple[str, str]] = field(default_factory=list)  # (level, message), as OpenClaw logs
 
 
@@ -129,19 +126,16 @@ def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: 
                 logs.append(("warn", "session disk budget still above high-water target after cleanup"))
             elif disk["removedFiles"] > 0 or disk["removedEntries"] > 0:
                 logs.append(("info", "applied session disk budget cleanup"))
-    effects_before = list(view.effects)
-    view.effects.clear()
 
     # 4. The write: prompt blobs first, then the store, skipped when the bytes would not change.
     proj = store_mod.serialize_store(store, target.store_path)
     for blob in proj.prompt_blobs.values():
         if blob.path and not _blob_valid(target.store_path, blob):
-            view.plan_write(blob.path, jsjson.js_utf8(blob.prompt), now_ms * 1_000_000, "prompt blob")
+            view.note_written(blob.path, jsjson.js_utf8(blob.prompt), now_ms * 1_000_000)
     unchanged = loaded.unchanged_serialization
     write_store = not (unchanged is not None and unchanged.matches(proj.chunks))
     if write_store:
-        view.plan_write(target.store_path, b"", now_ms * 1_000_000, "store")
-    view.effects.clear()
+        view.note_written(target.store_path, b"", now_ms * 1_000_000)
 
     # 5. After the write: archive retired direct-DM transcripts, then sweep orphans (enforce only).
     referenced_ids = {e.get("sessionId") for e in store.values() if e.get("sessionId")}
@@ -154,8 +148,6 @@ def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: 
         unreferenced = budget.sweep_unreferenced(
             store=store, store_path=target.store_path, paths=paths, older_than_ms=settings.prune_after_ms,
             dry_run=False, now_ms=now_ms)
-    effects_after = list(view.effects)
-    view.effects.clear()
 
     repaired = sum(1 for key, new_file, _o, _s in repair_plans
                    if (store.get(key) or {}).get("sessionFile") == new_file)
@@ -165,7 +157,7 @@ def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: 
         target, mode=mode, dry_run=False, before_count=before_count, after_count=len(store),
         repaired=repaired, missing=missing, dm_retired=dm_retired, model_runs=model_runs, pruned=pruned,
         capped=capped, unreferenced=unreferenced, disk=disk, applied_count=len(store))
-    return ApplyPlan(target, store, proj, write_store, effects_before, effects_after, summary, view, logs)
+    return ApplyPlan(target, proj, write_store, list(view.effects), summary, logs)
 
 
 def _would_evict_active(store: dict[str, dict], active: str, settings: MaintenanceSettings,

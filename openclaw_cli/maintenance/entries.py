@@ -97,12 +97,12 @@ class EntryPaths:
         self._artifacts[cache_key] = (self.view.version, paths, None if same else canonical)
         return paths, paths if same else canonical
 
-    def artifact_paths(self, entry: dict) -> list[str]:
+    def artifact_paths(self, entry: dict) -> tuple[str, ...]:
         """Transcript (canonical), trajectory pointer and runtime sidecar of an entry."""
-        return list(self._artifact_lists(entry)[0])
+        return self._artifact_lists(entry)[0]
 
-    def artifact_canonical_paths(self, entry: dict) -> list[str]:
-        return list(self._artifact_lists(entry)[1])
+    def artifact_canonical_paths(self, entry: dict) -> tuple[str, ...]:
+        return self._artifact_lists(entry)[1]
 
     def referenced_paths(self, store: Mapping[str, dict]) -> set[str]:
         """Paths kept alive by the store: transcripts, their sidecars, checkpoint files."""

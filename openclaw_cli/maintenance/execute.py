@@ -17,7 +17,6 @@ from openclaw_cli.maintenance.fsview import Effect
 class ExecutionReport:
     done: list[Effect] = field(default_factory=list)
     skipped: list[tuple[Effect, str]] = field(default_factory=list)
-    store_written: bool = False
 
 
 def fsync_dir(path: str) -> None:
@@ -52,14 +51,13 @@ def execute(plan: ApplyPlan) -> ExecutionReport:
         if plan.write_store:
             store_mod.write_store_text_atomic(store_path, plan.projection.chunks, durable=True,
                                               before_rename=write_blobs)
-            report.store_written = True
         else:
             write_blobs()
     except OSError as exc:
         raise CliError(f"could not write the session store {store_path}: {exc.strerror or exc}; "
                        "nothing was changed (the previous store is intact)") from None
     real_dir = jspath.realpath_or_none(store_dir) or store_dir
-    effects = plan.effects_before_write + plan.effects_after_write
+    effects = plan.effects
     from openclaw_cli import progress
 
     with progress.task(f"Applying {len(effects)} file changes", len(effects)) as advance:

@@ -51,12 +51,11 @@ class Virtual:
 
 @dataclass
 class Effect:
-    kind: str  # "rename" | "delete" | "write"
+    kind: str  # "rename" | "delete"
     path: str
     target: str | None = None  # rename destination
     size: int = 0
     mtime_ns: int = 0  # expected mtime of the file acted on (safety re-check before acting)
-    data: bytes | None = None
     reason: str = ""
 
 
@@ -305,7 +304,9 @@ class FsView:
         self.overlay[key] = None
         self.effects.append(Effect("delete", key, None, size, mtime, reason=reason))
 
-    def plan_write(self, path: str, data: bytes, mtime_ns: int, reason: str) -> None:
+    def note_written(self, path: str, data: bytes, mtime_ns: int) -> None:
+        """A file the store write will create (the store itself, a prompt blob): later scans see
+        it, but it is not an effect to carry out here."""
         key = self._key(path)
         self.version += 1
         self.overlay[key] = Virtual(len(data), mtime_ns, data=data)
@@ -313,7 +314,6 @@ class FsView:
         while parent and parent not in self._written_dirs and parent != self.real_dir:
             self._written_dirs.add(parent)
             parent = parent.rsplit("/", 1)[0]
-        self.effects.append(Effect("write", key, None, len(data), mtime_ns, data=data, reason=reason))
 
 
 def _kind(mode: int) -> str:
