@@ -1078,9 +1078,9 @@ class CaseGen:
             self.tags.add("cfg:json5-raw")
         name = f"gen-{self.seed:05d}-{target}" + (f"-{len(main_sg.entries)}e" if main_sg else "")
         difference = None
-        if "store:corrupt" in self.tags:
-            difference = ("a store that does not parse or is not an object is never rewritten: this project "
-                          "exits 1 naming the file (the reference reads it as {} and rewrites it)")
+        if "store:corrupt" in self.tags or "store:empty-file" in self.tags:
+            difference = ("a store that is empty, does not parse or is not an object is never rewritten: this "
+                          "project exits 1 naming the file (the reference reads it as {} and rewrites it)")
         return Case(name=name, files=self.files, runs=runs, config=config, env=self.env,
                     tags=sorted(self.tags), expect_error=self.expect_error, seed=self.seed,
                     expected_difference=difference)
@@ -1605,9 +1605,8 @@ def edge_cases() -> list[Case]:
                         ("root-null", "null")]:
         e = Edge(f"store-{label}", "an unreadable store reads as {} and is rewritten")
         e.store(text).tr("s-orphan", age=OLD)
-        if label != "empty-file":
-            e.expected_difference = ("a store that does not parse or is not an object is never rewritten: "
-                                     "this project exits 1 naming the file (the reference rewrites it as {})")
+        e.expected_difference = ("a store that is empty, does not parse or is not an object is never rewritten: "
+                                 "this project exits 1 naming the file (the reference rewrites it as {})")
         add(e)
 
     e = Edge("canonical-unchanged", "nothing to do and canonical bytes: the store is not rewritten")

@@ -21,6 +21,7 @@ from openclaw_cli.maintenance.entries import EntryPaths
 from openclaw_cli.maintenance.fsview import FsView
 from openclaw_cli.maintenance.plan import CleanupOptions, preserve_keys
 from openclaw_cli.maintenance.settings import resolve_maintenance
+from helpers.folders import folder_digest
 from openclaw_cli.store import load_store, save_store
 
 MIN_MS = 60_000
@@ -786,6 +787,41 @@ def test_corrupt_store_is_an_error_and_is_left_untouched(home):
     assert (store.read_bytes(), store.stat().st_mtime_ns) == before
     with pytest.raises(StoreError, match="not valid"):
         cleanup(store, dry_run=True)
+
+
+def old_transcripts(folder: Path, *sids: str, age_ms: int = 40 * DAY_MS) -> None:
+    for sid in sids:
+        put(folder / f"{sid}.jsonl", age_ms=age_ms)
+
+
+@pytest.mark.parametrize("content, why", [(b"", "the file is empty"), (b" \n", "the file holds only whitespace")])
+@pytest.mark.parametrize("run", [["--enforce"], ["--enforce", "--json"], ["--dry-run"], ["--dry-run", "--json"]])
+def test_an_empty_store_file_is_refused_like_a_corrupt_one_and_nothing_changes(home, content, why, run):
+    """Our deliberate difference: OpenClaw reads a 0-byte sessions.json as `{}`, rewrites it and
+    sweeps every old transcript beside it as unreferenced."""
+    folder = sessions_dir(home)
+    old_transcripts(folder, "a", "b", "c")
+    store = folder / "sessions.json"
+    store.write_bytes(content)
+    before = folder_digest(home / ".openclaw")
+    result = cli(home, *run, "--store", str(store))
+    assert result.returncode == 1
+    assert result.stderr == (f"session store {store} is not valid ({why}); restore it from a backup or move it "
+                             "aside so a fresh store is created\n")
+    assert result.stdout == ""
+    assert folder_digest(home / ".openclaw") == before
+
+
+@pytest.mark.reference
+def test_openclaw_rewrites_an_empty_store_file_and_sweeps_its_transcripts(home, reference):
+    folder = sessions_dir(home)
+    old_transcripts(folder, "a", "b", "c")
+    (folder / "sessions.json").write_bytes(b"")
+    write_config(home)
+    theirs = reference.run_reference(["sessions", "cleanup", "--enforce", "--store", str(folder / "sessions.json")],
+                                     home)
+    assert theirs.returncode == 0, theirs.stderr
+    assert names(folder) == ["sessions.json"] and (folder / "sessions.json").read_text() == "{}"
 
 
 def test_an_unchanged_serialization_skips_the_write(home):
