@@ -43,6 +43,7 @@ SERIALIZED_CACHE_MAX_BYTES = 64 * 1024 * 1024
 SERIALIZED_CACHE_ENV = "OPENCLAW_SESSION_SERIALIZED_CACHE_MAX_BYTES"
 _CHUNK_ENTRIES = 1024
 _STRICT_INT = re.compile(r"[+-]?[0-9]+")
+_JSON_WHITESPACE = b" \t\n\r"
 
 
 @dataclass(frozen=True)
@@ -233,11 +234,12 @@ def load_store(path: str | os.PathLike, *, allow_corrupt: bool = False,
                keep_raw: bool = False) -> LoadedStore:
     """Read sessions.json like loadSessionStore in 2026.7.1.
 
-    A missing file is an empty store. An empty file (after two 50 ms retries) is an
-    empty store too. Unlike OpenClaw, a file that is not JSON or whose root is not
-    an object raises StoreError instead of silently becoming `{}` (and being
-    overwritten); with allow_corrupt=True it is returned as an empty store with
-    corrupt=True. An unreadable file or a folder in its place always raises StoreError.
+    A missing file is an empty store. Unlike OpenClaw, a file that is empty (still empty
+    after two 50 ms retries, as OpenClaw waits for a writer), holds only whitespace, is
+    not JSON or whose root is not an object raises StoreError instead of silently
+    becoming `{}` (and being overwritten); with allow_corrupt=True it is returned as an
+    empty store with corrupt=True. An unreadable file or a folder in its place always
+    raises StoreError.
     `raw_text` is kept only when keep_raw=True or the file is corrupt.
     """
     path = os.fspath(path)
@@ -266,12 +268,13 @@ def _load(path: str, allow_corrupt: bool, keep_raw: bool) -> LoadedStore:
                 raise _oserror(path, err) from None
             time.sleep(READ_RETRY_SECONDS)
             continue
-        if not data:
+        if not data.strip(_JSON_WHITESPACE):
+            # OpenClaw retries such a read (a writer may be mid-way), then reads it as `{}`.
+            error = "the file is empty" if not data else "the file holds only whitespace"
             if not last:
                 time.sleep(READ_RETRY_SECONDS)
                 continue
-            return LoadedStore(path=path, exists=True, store=SessionStore(),
-                               raw_text="" if keep_raw else None)
+            break
         try:
             value, canon = _parse(data)
             error = None

@@ -1078,12 +1078,50 @@ class CaseGen:
             self.tags.add("cfg:json5-raw")
         name = f"gen-{self.seed:05d}-{target}" + (f"-{len(main_sg.entries)}e" if main_sg else "")
         difference = None
-        if "store:corrupt" in self.tags:
-            difference = ("a store that does not parse or is not an object is never rewritten: this project "
-                          "exits 1 naming the file (the reference reads it as {} and rewrites it)")
+        ours_extra: list[str] = []
+        budget = "maxDiskBytes" in maintenance
+        if any(may_sweep_lost_index(self.files, sg.store_rel, sg.entries, self.prune_ms, budget)
+               for sg in store_gens if sg.agent != "bystander"):
+            # Our lost-index guard would stop the run; with it switched off both must agree.
+            self.tags.add("store:lost-index")
+            ours_extra = [ALLOW_EMPTY_STORE]
+        if "store:corrupt" in self.tags or "store:empty-file" in self.tags:
+            difference = ("a store that is empty, does not parse or is not an object is never rewritten: this "
+                          "project exits 1 naming the file (the reference reads it as {} and rewrites it)")
         return Case(name=name, files=self.files, runs=runs, config=config, env=self.env,
                     tags=sorted(self.tags), expect_error=self.expect_error, seed=self.seed,
-                    expected_difference=difference)
+                    expected_difference=difference, ours_extra_args=ours_extra)
+
+
+ALLOW_EMPTY_STORE = "--allow-empty-store"
+LOST_INDEX_DIFFERENCE = ("the transcripts beside a store with no entries are a lost index, not garbage: this "
+                         "project's dry run warns (a stderr line, a JSON `warnings` item) and its applying run "
+                         "exits 1 changing nothing (the reference sweeps them as unreferenced)")
+# sessionIds the generator writes that make OpenClaw drop the whole entry on load
+_DROPPED_SESSION_IDS = ("../escape", "a/b", "", 123, ".", "with space", "-lead")
+
+
+def may_sweep_lost_index(files: list[dict[str, Any]], store_rel: str, entries: dict[str, Any], prune_ms: int,
+                         budget: bool) -> bool:
+    """Whether the store may read with no entries while a transcript beside it could be swept
+    (older than pruneAfter, or any age under a disk budget). Errs on the side of yes: such a case
+    runs ours with --allow-empty-store, which must then change nothing of the comparison."""
+    store_nodes = [n for n in files if n.get("path") == store_rel and n.get("role") == "store"]
+    if store_nodes and "json" not in store_nodes[0]:
+        return False  # a store that does not parse is refused before anything else
+    if store_nodes and any(type(e) is not dict or e.get("sessionId", "ok") not in _DROPPED_SESSION_IDS
+                           for e in entries.values()):
+        return False
+    folder = store_rel.rsplit("/", 1)[0] + "/"
+    for node in files:
+        path = node.get("path", "")
+        if not path.startswith(folder) or "/" in path[len(folder):] or not path.endswith(".jsonl"):
+            continue
+        if "dir" in node or "symlink" in node:
+            continue
+        if budget or node.get("age", 0) > prune_ms:
+            return True
+    return False
 
 
 def generate_case(seed: int) -> Case:
@@ -1507,6 +1545,7 @@ class Edge:
         self.cwd = ""
         self.expect_error = False
         self.expected_difference: str | None = None
+        self.ours_extra_args: list[str] = []
         self._tick = 0
         self.rng = random.Random(name)
 
@@ -1569,7 +1608,7 @@ class Edge:
         return Case(name=self.name, files=self.files, runs=self.runs, config=self.config,
                     config_path=self.config_path, env=self.env, cwd=self.cwd, tags=["edge"],
                     ignore=self.ignore, expected_difference=self.expected_difference,
-                    expect_error=self.expect_error, note=self.note)
+                    expect_error=self.expect_error, note=self.note, ours_extra_args=self.ours_extra_args)
 
 
 def entry(sid: str | None, age: int | None, **extra: Any) -> dict[str, Any]:
@@ -1605,10 +1644,37 @@ def edge_cases() -> list[Case]:
                         ("root-null", "null")]:
         e = Edge(f"store-{label}", "an unreadable store reads as {} and is rewritten")
         e.store(text).tr("s-orphan", age=OLD)
-        if label != "empty-file":
-            e.expected_difference = ("a store that does not parse or is not an object is never rewritten: "
-                                     "this project exits 1 naming the file (the reference rewrites it as {})")
+        e.expected_difference = ("a store that is empty, does not parse or is not an object is never rewritten: "
+                                 "this project exits 1 naming the file (the reference rewrites it as {})")
         add(e)
+
+    for label, store in [("empty-object", {}), ("missing-file", None)]:
+        for allowed in (False, True):
+            e = Edge(f"lost-index-{label}" + ("-allowed" if allowed else ""),
+                     "no entries beside old transcripts: the reference sweeps them as unreferenced")
+            if store is not None:
+                e.store(store)
+            e.tr("s-one", age=OLD).tr("s-two", age=OLD).tr("s-young", age=YOUNG)
+            e.tr(_u(71), age=OLD, name=f"s-one.checkpoint.{_u(72)}.jsonl")
+            if allowed:
+                e.ours_extra_args = [ALLOW_EMPTY_STORE]
+            else:
+                e.expected_difference = LOST_INDEX_DIFFERENCE
+            add(e)
+
+    e = Edge("lost-index-budget", "no entries, young transcripts, a disk budget: the reference evicts them")
+    e.store({}).tr("s-a", age=YOUNG).tr("s-b", age=FRESH)
+    e.maintenance(maxDiskBytes=200, highWaterBytes=100)
+    e.expected_difference = LOST_INDEX_DIFFERENCE
+    add(e)
+
+    e = Edge("no-entries-young-transcripts", "no entries but nothing old enough to sweep: nothing to refuse")
+    e.store({}).tr("s-a", age=YOUNG).tr("s-b", age=FRESH)
+    add(e)
+
+    e = Edge("every-entry-pruned-then-swept", "the only entry is pruned by this run: not a lost index")
+    e.store({"agent:main:direct:old": entry("s-old", OLD)}).tr("s-old", age=OLD).tr("s-orphan", age=OLD)
+    add(e)
 
     e = Edge("canonical-unchanged", "nothing to do and canonical bytes: the store is not rewritten")
     e.store({"agent:main:main": entry("s-one", FRESH), "agent:main:direct:bob": entry("s-two", YOUNG)})

@@ -57,6 +57,8 @@ class Case:
     ``@MS(age)@``, ``@TS(age)@`` (archive timestamp) and ``@ISO(age)@``; JSON values may be
     ``{"$ago": age}`` (epoch ms) and config values ``{"$bytesOf": dir, "x": fraction}``.
     Ages are milliseconds before the moment of materialisation (negative = future).
+    ``ours_extra_args`` are appended to this project's ``cleanup`` runs only: the option that
+    switches one of its deliberate differences off (then both must agree exactly).
     """
 
     name: str
@@ -72,6 +74,7 @@ class Case:
     expect_error: bool = False
     seed: int | None = None
     note: str = ""
+    ours_extra_args: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -396,6 +399,8 @@ def run_invocation(case: Case, argv: list[str], which: str, home: Path,
     """Fresh materialisation, one CLI run, snapshot."""
     mat = materialize(case, home)
     args = [mat.subst(a) for a in argv]
+    if which == "ours" and "cleanup" in argv:
+        args += case.ours_extra_args
     env = case_env(case, mat)
     cwd = home / mat.subst(case.cwd) if case.cwd else home
     started = time.monotonic()

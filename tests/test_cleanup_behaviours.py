@@ -21,6 +21,7 @@ from openclaw_cli.maintenance.entries import EntryPaths
 from openclaw_cli.maintenance.fsview import FsView
 from openclaw_cli.maintenance.plan import CleanupOptions, preserve_keys
 from openclaw_cli.maintenance.settings import resolve_maintenance
+from helpers.folders import folder_digest
 from openclaw_cli.store import load_store, save_store
 
 MIN_MS = 60_000
@@ -786,6 +787,190 @@ def test_corrupt_store_is_an_error_and_is_left_untouched(home):
     assert (store.read_bytes(), store.stat().st_mtime_ns) == before
     with pytest.raises(StoreError, match="not valid"):
         cleanup(store, dry_run=True)
+
+
+def old_transcripts(folder: Path, *sids: str, age_ms: int = 40 * DAY_MS) -> None:
+    for sid in sids:
+        put(folder / f"{sid}.jsonl", age_ms=age_ms)
+
+
+@pytest.mark.parametrize("content, why", [(b"", "the file is empty"), (b" \n", "the file holds only whitespace")])
+@pytest.mark.parametrize("run", [["--enforce"], ["--enforce", "--json"], ["--dry-run"], ["--dry-run", "--json"]])
+def test_an_empty_store_file_is_refused_like_a_corrupt_one_and_nothing_changes(home, content, why, run):
+    """Our deliberate difference: OpenClaw reads a 0-byte sessions.json as `{}`, rewrites it and
+    sweeps every old transcript beside it as unreferenced."""
+    folder = sessions_dir(home)
+    old_transcripts(folder, "a", "b", "c")
+    store = folder / "sessions.json"
+    store.write_bytes(content)
+    before = folder_digest(home / ".openclaw")
+    result = cli(home, *run, "--store", str(store))
+    assert result.returncode == 1
+    assert result.stderr == (f"session store {store} is not valid ({why}); restore it from a backup or move it "
+                             "aside so a fresh store is created\n")
+    assert result.stdout == ""
+    assert folder_digest(home / ".openclaw") == before
+
+
+LOST = ("has no entries, yet 3 transcripts beside it would be swept as unreferenced: that looks like a lost index")
+
+
+def lost_index_home(home: Path, store_text: str | None = "{}") -> Path:
+    """A store with no entries (or none at all) beside two old transcripts, an old compaction
+    checkpoint and a young transcript."""
+    folder = sessions_dir(home)
+    old_transcripts(folder, "a", "b")
+    put(folder / f"a.checkpoint.{U1}.jsonl", age_ms=40 * DAY_MS)
+    put(folder / "young.jsonl", age_ms=DAY_MS)
+    store = folder / "sessions.json"
+    if store_text is not None:
+        store.write_text(store_text)
+    return store
+
+
+@pytest.mark.parametrize("store_text, state", [("{}", "has no entries"), ("{\n}\n", "has no entries"),
+                                               (None, "does not exist")])
+@pytest.mark.parametrize("json_out", [False, True])
+def test_applying_cleanup_refuses_to_sweep_the_transcripts_of_a_lost_index(home, store_text, state, json_out):
+    """Our deliberate difference: OpenClaw deletes every old transcript beside a store with no
+    entries (the one it resets a corrupt store to) as an unreferenced artifact."""
+    store = lost_index_home(home, store_text)
+    before = folder_digest(home / ".openclaw")
+    result = cli(home, "--enforce", *(["--json"] if json_out else []), "--store", str(store))
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr == (f"session store {store} {state}, yet 3 transcripts beside it would be swept as "
+                             "unreferenced: that looks like a lost index, so nothing was changed; restore "
+                             "sessions.json from a backup, or pass --allow-empty-store if the store was emptied "
+                             "on purpose\n")
+    assert folder_digest(home / ".openclaw") == before
+
+
+def test_a_lost_index_is_refused_through_the_default_store_too(home):
+    lost_index_home(home)
+    before = folder_digest(home / ".openclaw")
+    result = cli(home, "--enforce")
+    assert result.returncode == 1 and LOST in result.stderr
+    assert folder_digest(home / ".openclaw") == before
+
+
+def test_the_disk_budget_does_not_evict_the_transcripts_of_a_lost_index_either(home):
+    """Young transcripts under a disk budget would be evicted as unreferenced files."""
+    write_config(home, {"maxDiskBytes": 100, "highWaterBytes": 50})
+    folder = sessions_dir(home)
+    old_transcripts(folder, "a", "b", age_ms=DAY_MS)
+    (folder / "sessions.json").write_text("{}")
+    before = folder_digest(home / ".openclaw")
+    assert "warnings" in previewed(folder / "sessions.json")
+    result = cli(home, "--enforce", "--store", str(folder / "sessions.json"))
+    assert result.returncode == 1
+    assert "yet 2 transcripts beside it would be swept" in result.stderr
+    assert folder_digest(home / ".openclaw") == before
+
+
+def test_allow_empty_store_sweeps_exactly_like_openclaw(home):
+    store = lost_index_home(home)
+    result = cli(home, "--enforce", "--json", "--allow-empty-store", "--store", str(store))
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert "warnings" not in summary
+    assert summary["unreferencedArtifacts"]["removedFiles"] == 3
+    assert names(store.parent) == ["sessions.json", "young.jsonl"]
+
+
+def test_dry_runs_warn_about_a_lost_index_and_say_the_same_otherwise(home):
+    """Text: one `warning:` line on stderr, stdout unchanged. JSON: a `warnings` item at the end of
+    the store summary. Neither with --allow-empty-store (then the output is OpenClaw's)."""
+    store = lost_index_home(home)
+    before = folder_digest(home / ".openclaw")
+    text = cli(home, "--dry-run", "--store", str(store))
+    plain = cli(home, "--dry-run", "--allow-empty-store", "--store", str(store))
+    assert text.returncode == plain.returncode == 0
+    assert text.stdout == plain.stdout and "Would prune unreferenced artifacts: 3" in text.stdout
+    assert text.stderr == (f"warning: session store {store} {LOST}; an enforcing run refuses to sweep them unless "
+                           "--allow-empty-store is given (restore sessions.json from a backup instead)\n")
+    assert plain.stderr == ""
+    doc = cli(home, "--dry-run", "--json", "--store", str(store))
+    quiet = cli(home, "--dry-run", "--json", "--allow-empty-store", "--store", str(store))
+    assert doc.returncode == quiet.returncode == 0 and doc.stderr == quiet.stderr == ""
+    summary, allowed = json.loads(doc.stdout), json.loads(quiet.stdout)
+    assert list(summary)[-1] == "warnings" and "warnings" not in allowed
+    assert summary.pop("warnings") == [{"code": "lost-index", "transcripts": 3,
+                                        "message": text.stderr[len("warning: "):-1]}]
+    assert summary == allowed
+    assert folder_digest(home / ".openclaw") == before
+
+
+@pytest.mark.parametrize("setup", ["entries pruned by this run", "only young transcripts", "warn mode"])
+def test_what_is_not_a_lost_index_runs_as_openclaw_runs(home, setup):
+    """A store whose only entries this run prunes and a store with nothing old enough to sweep are
+    applied without a warning; a warn-mode run sweeps nothing, so it applies too (its dry run,
+    which previews enforcement, warns)."""
+    folder = sessions_dir(home)
+    if setup == "entries pruned by this run":
+        write_store(home, entries_of(("agent:main:direct:old", "old", 40 * DAY_MS)))
+        old_transcripts(folder, "old", "orphan")
+    elif setup == "only young transcripts":
+        write_store(home, {})
+        old_transcripts(folder, "a", "b", age_ms=DAY_MS)
+    else:
+        write_config(home, {"mode": "warn"})
+        write_store(home, {})
+        old_transcripts(folder, "a", "b")
+    dry = cli(home, "--dry-run", "--json", "--store", str(folder / "sessions.json"))
+    assert dry.returncode == 0, dry.stderr
+    assert ("warnings" in json.loads(dry.stdout)) == (setup == "warn mode")
+    result = cli(home, "--json", "--store", str(folder / "sessions.json"))
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert "warnings" not in summary
+    if setup == "entries pruned by this run":
+        assert (summary["pruned"], summary["unreferencedArtifacts"]["removedFiles"]) == (1, 1)
+        assert [n for n in names(folder) if n.endswith(".jsonl")] == []
+    else:
+        assert names(folder) == ["a.jsonl", "b.jsonl", "sessions.json"]
+
+
+def test_one_lost_index_stops_an_all_agents_run_before_any_store_changes(home):
+    """`main` has a stale entry to prune and an orphan to sweep; `work` comes later and has lost its
+    index: nothing changes anywhere."""
+    write_config(home, agents={"list": [{"id": "main", "default": True}, {"id": "work"}]})
+    main = write_store(home, entries_of(("agent:main:direct:old", "old", 40 * DAY_MS),
+                                        ("agent:main:main", "m", 0)))
+    old_transcripts(main.parent, "old", "orphan")
+    put(main.parent / "m.jsonl")
+    work = write_store(home, {}, agent="work")
+    old_transcripts(work.parent, "w1", "w2")
+    before = folder_digest(home / ".openclaw")
+    result = cli(home, "--enforce", "--all-agents")
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"session store {work} has no entries, yet 2 transcripts beside it")
+    assert folder_digest(home / ".openclaw") == before
+    dry = json.loads(cli(home, "--dry-run", "--json", "--all-agents").stdout)
+    assert ["warnings" in s for s in dry["stores"]] == [False, True]
+
+
+@pytest.mark.reference
+def test_openclaw_sweeps_the_transcripts_of_a_lost_index(home, reference):
+    """What the difference protects against, on the reference itself: the 3 old transcripts go."""
+    store = lost_index_home(home)
+    write_config(home)
+    theirs = reference.run_reference(["sessions", "cleanup", "--enforce", "--json", "--store", str(store)], home)
+    assert theirs.returncode == 0, theirs.stderr
+    assert json.loads(theirs.stdout)["unreferencedArtifacts"]["removedFiles"] == 3
+    assert names(store.parent) == ["sessions.json", "young.jsonl"]
+
+
+@pytest.mark.reference
+def test_openclaw_rewrites_an_empty_store_file_and_sweeps_its_transcripts(home, reference):
+    folder = sessions_dir(home)
+    old_transcripts(folder, "a", "b", "c")
+    (folder / "sessions.json").write_bytes(b"")
+    write_config(home)
+    theirs = reference.run_reference(["sessions", "cleanup", "--enforce", "--store", str(folder / "sessions.json")],
+                                     home)
+    assert theirs.returncode == 0, theirs.stderr
+    assert names(folder) == ["sessions.json"] and (folder / "sessions.json").read_text() == "{}"
 
 
 def test_an_unchanged_serialization_skips_the_write(home):

@@ -6,6 +6,9 @@ import json
 import os
 import time
 
+import pytest
+
+from helpers.folders import folder_digest
 from test_doctor_support import (GROUP_SID, MAIN_SID, ORPHAN_SID, TOKEN, doctor, f1, f2, header, iso_ago,
                                  lint, lint_ids, sessions, state, write_config, write_lock, write_store,
                                  write_transcript)
@@ -299,6 +302,60 @@ def test_session_store_missing_and_orphans(home):
     assert [f["message"] for f in found] == [
         "1 session entry points at a transcript that does not exist.",
         "1 transcript file in ~/.openclaw/agents/main/sessions not referenced by sessions.json."]
+
+
+def unparseable_store_beside_transcripts(home, content: bytes) -> None:
+    """A healthy state folder (nothing for --fix to repair) whose sessions.json then breaks: its two
+    transcripts are live history."""
+    clean(home, {"gateway": {"mode": "local", "auth": {"mode": "token", "token": TOKEN}},
+                 "commands": {"ownerAllowFrom": ["telegram:1"]}})
+    write_transcript(home, ORPHAN_SID)
+    (sessions(home) / "sessions.json").write_bytes(content)
+
+
+SKIPPED_ORPHANS = ("Skipped the orphan transcript check: sessions.json does not parse or cannot be read, so the 2 "
+                   "transcript files in ~/.openclaw/agents/main/sessions are not orphans (they may be its live "
+                   "history); nothing is archived until it parses.")
+
+
+@pytest.mark.parametrize("content, why", [(b"", "the file is empty"), (b"{ not json", "Expecting")])
+def test_lint_reports_no_orphans_beside_a_store_that_does_not_parse_and_says_why(home, content, why):
+    """Our deliberate difference: OpenClaw calls every transcript beside a broken store an orphan."""
+    unparseable_store_beside_transcripts(home, content)
+    before = folder_digest(state(home))
+    run = lint(home, only=["core/doctor/session-store"], severity_min="info")
+    assert run.code == 1
+    found = run.findings()
+    assert [f["severity"] for f in found] == ["error", "info"]
+    assert found[0]["message"].startswith(f"Session store does not parse ({why}")
+    assert found[1]["message"] == SKIPPED_ORPHANS
+    assert found[1]["path"] == str(sessions(home))
+    assert not any("not referenced by sessions.json" in f["message"] for f in found)
+    assert folder_digest(state(home)) == before
+
+
+@pytest.mark.parametrize("content", [b"", b"{ not json"])
+def test_doctor_names_no_orphan_beside_a_store_that_does_not_parse_and_says_why(home, content):
+    unparseable_store_beside_transcripts(home, content)
+    before = folder_digest(state(home))
+    run = doctor(home, non_interactive=True)
+    assert run.code == 0, run.err
+    assert f"- {SKIPPED_ORPHANS}" in run.out
+    assert "orphan transcript file" not in run.out and "archive the orphan" not in run.out
+    assert folder_digest(state(home)) == before
+
+
+@pytest.mark.parametrize("content", [b"", b"{ not json"])
+@pytest.mark.parametrize("fix", [False, True])
+def test_doctor_answered_yes_everywhere_archives_nothing_beside_a_store_that_does_not_parse(home, content, fix):
+    unparseable_store_beside_transcripts(home, content)
+    before = folder_digest(state(home))
+    run = doctor(home, tty=True, fix=fix, default_answer=True)
+    assert run.code == 0, run.err
+    assert f"- {SKIPPED_ORPHANS}" in run.out
+    assert not any(q.startswith("Archive") for q in run.asked), run.asked
+    assert "Archived" not in run.out
+    assert folder_digest(state(home)) == before
 
 
 # -- workspace-suggestions / command-owner / legacy-state ---------------------------------

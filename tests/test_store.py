@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import refbin
+from helpers.folders import folder_digest
 from openclaw_cli import jsjson, store as S
 from openclaw_cli.errors import StoreError
 
@@ -207,13 +209,19 @@ def test_blob_edge_cases_match_reference(reference, tmp_path):
 
 @pytest.mark.reference
 def test_special_files_match_reference(reference, tmp_path):
-    """Missing file (and folder) and an empty file both become `{}`."""
-    for name, content in (("missing", None), ("empty", b"")):
-        ref_path, our_path = make_case(tmp_path, name, content)
-        run_reference_save(reference, tmp_path / "home", ref_path)
+    """A missing file (and folder) becomes `{}`; an empty file only in the reference."""
+    ref_path, our_path = make_case(tmp_path, "missing", None)
+    run_reference_save(reference, tmp_path / "home", ref_path)
+    run_ours_save(our_path)
+    assert_same_tree(ref_path, our_path)
+    assert our_path.read_bytes() == b"{}"
+    # Our deliberate difference: the reference rewrites a 0-byte store as `{}`; we refuse.
+    ref_path, our_path = make_case(tmp_path, "empty", b"")
+    run_reference_save(reference, tmp_path / "home", ref_path)
+    assert ref_path.read_bytes() == b"{}"
+    with pytest.raises(StoreError, match="the file is empty"):
         run_ours_save(our_path)
-        assert_same_tree(ref_path, our_path)
-        assert our_path.read_bytes() == b"{}"
+    assert our_path.read_bytes() == b""
     # The reference opens a private sessions folder up to 0o777 & ~umask on write; we
     # deliberately keep its permissions. Everything else is identical.
     ref_path, our_path = make_case(tmp_path, "private", b"{ }")
@@ -281,7 +289,7 @@ def test_unchanged_store_is_not_rewritten(reference, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("content", [b"{not json", b"\xef\xbb\xbf{}", b"[]", b"null", b'"x"',
-                                     b"5", b" ", b"{} {}"])
+                                     b"5", b" ", b"{} {}", b"", b"\n", b" \t\r\n"])
 def test_corrupt_store_raises_and_is_untouched(tmp_path, content):
     path = tmp_path / "sessions.json"
     path.write_bytes(content)
@@ -293,6 +301,37 @@ def test_corrupt_store_raises_and_is_untouched(tmp_path, content):
     loaded = S.load_store(path, allow_corrupt=True)
     assert loaded.corrupt and loaded.store == {} and loaded.error
     assert loaded.raw_text == content.decode("utf-8", "replace")
+
+
+STORE_READERS = [["sessions"], ["sessions", "--json"], ["sessions", "cleanup", "--dry-run"],
+                 ["sessions", "cleanup", "--dry-run", "--json"], ["sessions", "cleanup", "--enforce"],
+                 ["context", "list"], ["context", "detail"], ["compact", "agent:main:main", "--dry-run"],
+                 ["compact", "agent:main:main", "--max-lines", "1"], ["doctor", "--lint", "--json", "--all"],
+                 ["doctor", "--non-interactive"]]
+
+
+@pytest.mark.parametrize("argv", STORE_READERS, ids=" ".join)
+def test_every_command_treats_an_empty_store_file_exactly_like_one_that_does_not_parse(tmp_path, argv):
+    """Same exit code and output (but for the reason given), and nothing changed on disk."""
+    runs = []
+    for content in (b"{not json", b""):
+        home = tmp_path / ("corrupt" if content else "empty")
+        folder = home / ".openclaw" / "agents" / "main" / "sessions"
+        folder.mkdir(parents=True)
+        (folder / "sessions.json").write_bytes(content)
+        for sid in ("a", "b"):
+            (folder / f"{sid}.jsonl").write_text('{"type":"message","message":{"role":"user","content":"hi"}}\n')
+        reason = S.load_store(folder / "sessions.json", allow_corrupt=True).error
+        before = folder_digest(home)
+        result = refbin.run_ours(argv, home, {"OPENCLAW_GATEWAY_PORT": "1"})
+        assert folder_digest(home) == before
+
+        def same(text: str) -> str:
+            return text.replace(reason, "<reason>").replace(str(home), "<home>")
+
+        runs.append((result.returncode, same(result.stdout), same(result.stderr)))
+    assert runs[0] == runs[1]
+    assert "<reason>" in runs[1][1] + runs[1][2]
 
 
 def test_folder_in_place_of_store_raises(tmp_path):
@@ -313,16 +352,41 @@ def test_unreadable_store_raises(tmp_path, monkeypatch):
         S.load_store(path, allow_corrupt=True)
 
 
-def test_empty_file_retries_then_is_empty(tmp_path, monkeypatch):
+@pytest.mark.parametrize("content, why", [(b"", "the file is empty"),
+                                          (b"  \n", "the file holds only whitespace")])
+def test_an_empty_file_is_read_three_times_then_refused_like_a_corrupt_one(tmp_path, monkeypatch, content, why):
+    """Our deliberate difference: OpenClaw reads a 0-byte store as `{}` (and its next write
+    and sweep treat every transcript as unreferenced); it is a store that does not parse."""
     path = tmp_path / "sessions.json"
-    path.write_bytes(b"")
+    path.write_bytes(content)
     reads = []
     real = S._read_bytes
     monkeypatch.setattr(S, "_read_bytes", lambda p: reads.append(p) or real(p))
     t = time.monotonic()
-    loaded = S.load_store(path)
+    with pytest.raises(StoreError) as info:
+        S.load_store(path)
     assert len(reads) == 3 and time.monotonic() - t >= 0.09
-    assert loaded.exists and loaded.store == {} and loaded.unchanged_serialization is None
+    assert info.value.message == (f"session store {path} is not valid ({why}); restore it from a backup "
+                                  "or move it aside so a fresh store is created")
+    loaded = S.load_store(path, allow_corrupt=True)
+    assert loaded.exists and loaded.corrupt and loaded.error == why and loaded.store == {}
+    assert path.read_bytes() == content
+
+
+def test_a_store_that_is_empty_at_first_read_and_written_by_the_retry_loads(tmp_path, monkeypatch):
+    """A writer caught mid-way: the 50 ms retry reads the finished store."""
+    path = tmp_path / "sessions.json"
+    path.write_bytes(b"")
+    real = S._read_bytes
+
+    def read_then_finish(p):
+        data = real(p)
+        path.write_bytes(pretty({"agent:main:main": {"sessionId": "m", "updatedAt": 1}}))
+        return data
+
+    monkeypatch.setattr(S, "_read_bytes", read_then_finish)
+    loaded = S.load_store(path)
+    assert not loaded.corrupt and list(loaded.store) == ["agent:main:main"]
 
 
 def test_missing_store(tmp_path):

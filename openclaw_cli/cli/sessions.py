@@ -91,6 +91,8 @@ Examples:
       Maintain a specific store file directly.
   openclaw sessions cleanup --enforce --all-agents --quiet
       Nightly from cron: print nothing unless something failed.
+  openclaw sessions cleanup --enforce --allow-empty-store
+      The store was emptied on purpose: sweep its old transcripts too.
 
 \b
 Exit codes:
@@ -116,6 +118,9 @@ def cleanup_cmd(
     fix_missing: bool = typer.Option(False, "--fix-missing",
                                      help="Remove store entries whose transcript files are missing "
                                           "(bypasses age/count retention)"),
+    allow_empty_store: bool = typer.Option(False, "--allow-empty-store",
+                                           help="Sweep old transcripts even though the store has no entries "
+                                                "(refused by default: that looks like a lost index)"),
     json_out: bool = typer.Option(False, "--json", help="Output JSON"),
     store: str = typer.Option(None, "--store", metavar="PATH", help=STORE_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing unless something failed (for cron)"),
@@ -143,7 +148,8 @@ def cleanup_cmd(
     run_cleanup_command(
         active_key=active_key, agent=agent if agent is not None else parent.get("agent"),
         all_agents=all_agents or bool(parent.get("all_agents")), dry_run=dry_run, enforce=enforce,
-        fix_dm_scope=fix_dm_scope, fix_missing=fix_missing, json_out=json_out or bool(parent.get("json")),
+        fix_dm_scope=fix_dm_scope, fix_missing=fix_missing, allow_empty_store=allow_empty_store,
+        json_out=json_out or bool(parent.get("json")),
         store=store if store is not None else parent.get("store"), quiet=quiet, gateway=gateway,
         lock_wait_s=wait)
 

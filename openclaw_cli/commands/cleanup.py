@@ -63,6 +63,13 @@ def run_cleanup(req: CleanupRequest, env: Mapping[str, str] | None = None) -> Cl
     try:
         # Read (and validate) every store before changing any of them.
         loaded = [(t, load_store(t.store_path)) for t in targets]
+        lock_paths = [lock.path for lock in locks]
+        if not req.options.dry_run and not req.options.allow_empty_store:
+            # A lost index anywhere stops the run before any store is changed.
+            for target, store in loaded:
+                if not store.store:
+                    _refuse_lost_index(_plan(cfg, target, store, settings, mode, req.options, env,
+                                             int(time.time() * 1000), lock_paths), store, req.options)
         for target, store in loaded:
             now_ms = int(time.time() * 1000)
             outcome.now_ms = now_ms
@@ -70,7 +77,7 @@ def run_cleanup(req: CleanupRequest, env: Mapping[str, str] | None = None) -> Cl
                 outcome.previews.append(_preview(cfg, target, store, settings, mode, req.options, env, now_ms))
             else:
                 outcome.summaries.append(_apply(cfg, target, store, settings, mode, req.options, env, now_ms,
-                                                outcome.logs, [lock.path for lock in locks]))
+                                                outcome.logs, lock_paths))
     finally:
         for lock in reversed(locks):
             lock.release()
@@ -93,17 +100,22 @@ def _lock_all(targets: list[Target], wait_s: float) -> list:
 
 
 def _preview(cfg, target, loaded, settings, mode, opts, env, now_ms):
+    from openclaw_cli.maintenance import lostindex
     from openclaw_cli.maintenance.fsview import FsView
     from openclaw_cli.maintenance.plan import preview_store
 
     view = FsView.open(os.path.dirname(target.store_path))
-    return preview_store(cfg=cfg, target=target, before=loaded.store, view=view, settings=settings, mode=mode,
-                         opts=opts, env=env, now_ms=now_ms)
+    preview = preview_store(cfg=cfg, target=target, before=loaded.store, view=view, settings=settings,
+                            mode=mode, opts=opts, env=env, now_ms=now_ms)
+    if preview.lost_index_transcripts and not opts.allow_empty_store:
+        # Only in this situation: otherwise the summary stays exactly OpenClaw's.
+        preview.summary["warnings"] = [lostindex.warning_json(target.store_path, loaded.exists,
+                                                              preview.lost_index_transcripts)]
+    return preview
 
 
-def _apply(cfg, target, loaded, settings, mode, opts, env, now_ms, logs, lock_paths: list[str]) -> dict:
+def _plan(cfg, target, loaded, settings, mode, opts, env, now_ms, lock_paths: list[str]):
     from openclaw_cli.maintenance.apply import plan_apply
-    from openclaw_cli.maintenance.execute import execute
     from openclaw_cli.maintenance.fsview import FsView
     from openclaw_cli.paths import resolve_required_home
 
@@ -111,8 +123,24 @@ def _apply(cfg, target, loaded, settings, mode, opts, env, now_ms, logs, lock_pa
     folder = os.path.dirname(target.store_path)
     ours = frozenset(os.path.basename(p) for p in lock_paths if os.path.dirname(p) == folder)
     view = FsView.open(folder, ignore=ours)
-    plan = plan_apply(cfg=cfg, target=target, loaded=loaded, view=view, settings=settings, mode=mode,
+    return plan_apply(cfg=cfg, target=target, loaded=loaded, view=view, settings=settings, mode=mode,
                       opts=opts, env=env, now_ms=now_ms, home=resolve_required_home(env))
+
+
+def _refuse_lost_index(plan, loaded, opts: CleanupOptions) -> None:
+    """Stop (exit 1, nothing changed) when the plan sweeps the transcripts of a store with no entries."""
+    from openclaw_cli.errors import StoreError
+    from openclaw_cli.maintenance import lostindex
+
+    if plan.lost_index_transcripts and not opts.allow_empty_store:
+        raise StoreError(lostindex.refusal(plan.target.store_path, loaded.exists, plan.lost_index_transcripts))
+
+
+def _apply(cfg, target, loaded, settings, mode, opts, env, now_ms, logs, lock_paths: list[str]) -> dict:
+    from openclaw_cli.maintenance.execute import execute
+
+    plan = _plan(cfg, target, loaded, settings, mode, opts, env, now_ms, lock_paths)
+    _refuse_lost_index(plan, loaded, opts)
     execute(plan)
     logs.extend(plan.logs)
     return plan.summary

@@ -9,7 +9,8 @@ from openclaw_cli.maintenance.plan import CleanupOptions
 
 
 def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_dm_scope, fix_missing,
-                        json_out, store, quiet, gateway=None, lock_wait_s: float = 10.0) -> None:
+                        json_out, store, quiet, gateway=None, lock_wait_s: float = 10.0,
+                        allow_empty_store: bool = False) -> None:
     import os
 
     from openclaw_cli import output, progress
@@ -33,7 +34,8 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
 
     req = CleanupRequest(
         options=CleanupOptions(dry_run=dry_run, enforce=enforce, active_key=active_key or None,
-                               fix_missing=fix_missing, fix_dm_scope=fix_dm_scope),
+                               fix_missing=fix_missing, fix_dm_scope=fix_dm_scope,
+                               allow_empty_store=allow_empty_store),
         store=store, agent=agent, all_agents=all_agents, json=json_out, lock_wait_s=lock_wait_s)
     outcome = run_cleanup(req)
     if quiet:
@@ -51,6 +53,7 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
             lines.extend(render.dry_run_lines(outcome.cfg, preview, outcome.now_ms,
                                               show_agent=len(outcome.previews) > 1, style=style))
         output.print_console_lines(lines, outcome.cfg)
+        _print_warnings(outcome.previews, outcome.cfg)
         return
     output.print_console_lines(render.applied_lines(outcome.summaries), outcome.cfg)
 
@@ -62,6 +65,15 @@ def _config_or_none():
         return load_config().data
     except Exception:  # noqa: BLE001 - redaction falls back to the default patterns
         return None
+
+
+def _print_warnings(previews, cfg=None) -> None:
+    """The dry run's warnings (a lost index), one `warning:` line each on stderr."""
+    from openclaw_cli import output
+
+    for preview in previews:
+        for item in preview.summary.get("warnings", ()):
+            sys.stderr.write(f"warning: {output.console_lines([item['message']], cfg)[0]}\n")
 
 
 def _print_logs(logs, json_out: bool, cfg=None) -> None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from openclaw_cli import jsjson
 from openclaw_cli.jsstr import js_trim
 from openclaw_cli import store as store_mod
-from openclaw_cli.maintenance import archive, budget, steps
+from openclaw_cli.maintenance import archive, budget, lostindex, steps
 from openclaw_cli.maintenance.entries import EntryPaths
 from openclaw_cli.maintenance.fsview import Effect, FsView
 from openclaw_cli.maintenance.plan import CleanupOptions, Target, build_summary, dm_scope_of, preserve_keys
@@ -25,6 +25,7 @@ class ApplyPlan:
     effects: list[Effect]  # renames and deletions, in OpenClaw's order; carried out after the write
     summary: dict
     logs: list[tuple[str, str]] = field(default_factory=list)  # (level, message), as OpenClaw logs
+    lost_index_transcripts: int = 0  # transcripts swept although the store had no entries
 
 
 def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: MaintenanceSettings,
@@ -83,6 +84,7 @@ def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: 
     preserve = preserve_keys(opts.active_key)
     model_runs = pruned = capped = 0
     logs: list[tuple[str, str]] = []
+    swept: list[str] = []  # files the budget and the sweep remove
     if mode == "warn":
         if opts.active_key and opts.active_key.strip() and _would_evict_active(
                 store, opts.active_key.strip(), settings, now_ms):
@@ -120,7 +122,7 @@ def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: 
         disk = budget.enforce_disk_budget(
             store=store, store_path=target.store_path, paths=paths, max_bytes=settings.max_disk_bytes,
             high_water=settings.high_water_bytes, active_key=opts.active_key, preserve=preserve,
-            warn_only=False, dry_run=False, now_ms=now_ms)
+            warn_only=False, dry_run=False, now_ms=now_ms, on_removed=swept.append)
         if disk is not None and disk["overBudget"]:
             if disk["totalBytesAfter"] > disk["highWaterBytes"]:
                 logs.append(("warn", "session disk budget still above high-water target after cleanup"))
@@ -147,7 +149,7 @@ def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: 
     else:
         unreferenced = budget.sweep_unreferenced(
             store=store, store_path=target.store_path, paths=paths, older_than_ms=settings.prune_after_ms,
-            dry_run=False, now_ms=now_ms)
+            dry_run=False, now_ms=now_ms, on_removed=swept.append)
 
     repaired = sum(1 for key, new_file, _o, _s in repair_plans
                    if (store.get(key) or {}).get("sessionFile") == new_file)
@@ -157,7 +159,8 @@ def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: 
         target, mode=mode, dry_run=False, before_count=before_count, after_count=len(store),
         repaired=repaired, missing=missing, dm_retired=dm_retired, model_runs=model_runs, pruned=pruned,
         capped=capped, unreferenced=unreferenced, disk=disk, applied_count=len(store))
-    return ApplyPlan(target, proj, write_store, list(view.effects), summary, logs)
+    return ApplyPlan(target, proj, write_store, list(view.effects), summary, logs,
+                     lostindex.swept_history(before, swept))
 
 
 def _would_evict_active(store: dict[str, dict], active: str, settings: MaintenanceSettings,

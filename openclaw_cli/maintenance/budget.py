@@ -236,8 +236,11 @@ def enforce_disk_budget(*, store: dict[str, dict], store_path: str, paths: Entry
 
 
 def sweep_unreferenced(*, store: dict[str, dict], store_path: str, paths: EntryPaths, older_than_ms,
-                       dry_run: bool, now_ms: int, exclude: set[str] | None = None) -> dict:
-    """Delete orphan transcripts, sidecars and checkpoints older than pruneAfter, stale temps and blobs."""
+                       dry_run: bool, now_ms: int, exclude: set[str] | None = None,
+                       on_removed: Callable[[str], None] | None = None) -> dict:
+    """Delete orphan transcripts, sidecars and checkpoints older than pruneAfter, stale temps and blobs.
+
+    `on_removed` hears the canonical path of every removed file that has content."""
     older = older_than_ms if isinstance(older_than_ms, (int, float)) and older_than_ms > 0 and older_than_ms != float("inf") else 0
     view = paths.view
     files = view.list_files()
@@ -268,7 +271,7 @@ def sweep_unreferenced(*, store: dict[str, dict], store_path: str, paths: EntryP
             queue.append(("blob", f))
     queue.sort(key=lambda item: item[1].mtime_ms)
 
-    remover = Remover(view, dry_run, sizes, reason="unreferenced artifact")
+    remover = Remover(view, dry_run, sizes, on_removed=on_removed, reason="unreferenced artifact")
     removed = freed = 0
     for kind, f in queue:
         if kind == "blob":

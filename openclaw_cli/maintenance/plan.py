@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from openclaw_cli import keys
-from openclaw_cli.maintenance import budget, steps
+from openclaw_cli.maintenance import budget, lostindex, steps
 from openclaw_cli.maintenance.entries import EntryPaths
 from openclaw_cli.maintenance.fsview import FsView
 from openclaw_cli.maintenance.settings import MaintenanceSettings
@@ -19,6 +19,7 @@ class CleanupOptions:
     active_key: str | None = None
     fix_missing: bool = False
     fix_dm_scope: bool = False
+    allow_empty_store: bool = False  # sweep the transcripts beside a store with no entries
 
 
 @dataclass
@@ -38,6 +39,7 @@ class Preview:
     capped: set[str] = field(default_factory=set)
     budget: set[str] = field(default_factory=set)
     dm_scope: set[str] = field(default_factory=set)
+    lost_index_transcripts: int = 0  # transcripts swept although the store had no entries
 
     def action(self, key: str) -> str:
         if key in self.dm_scope:
@@ -107,14 +109,21 @@ def preview_store(*, cfg: Mapping, target: Target, before: dict[str, dict], view
                 excluded.update(paths.artifact_canonical_paths(entry))
 
     before_budget = list(store)
+    removed_files: list[str] = []
+
+    def budget_removed(path: str) -> None:
+        excluded.add(path)
+        removed_files.append(path)
+
     disk = budget.enforce_disk_budget(
         store=store, store_path=target.store_path, paths=paths, max_bytes=settings.max_disk_bytes,
         high_water=settings.high_water_bytes, active_key=opts.active_key, preserve=preserve,
-        warn_only=False, dry_run=True, now_ms=now_ms, on_removed=excluded.add)
+        warn_only=False, dry_run=True, now_ms=now_ms, on_removed=budget_removed)
     unreferenced = budget.sweep_unreferenced(
         store=store, store_path=target.store_path, paths=paths, older_than_ms=settings.prune_after_ms,
-        dry_run=True, now_ms=now_ms, exclude=excluded)
+        dry_run=True, now_ms=now_ms, exclude=excluded, on_removed=removed_files.append)
     result.budget = {k for k in before_budget if k not in store}
+    result.lost_index_transcripts = lostindex.swept_history(before, removed_files)
 
     removed_any = result.missing | result.model_run | result.stale | result.capped | result.budget | result.dm_scope
     result.repaired -= removed_any

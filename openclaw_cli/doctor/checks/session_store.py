@@ -71,7 +71,7 @@ class SessionStoreCheck(Check):
                          default_enabled=False)
 
     def detect(self, ctx: DoctorContext, *, include_transcripts: bool = True) -> list[Finding]:
-        from openclaw_cli.doctor.checks.sessionfiles import orphan_transcripts, read_store
+        from openclaw_cli.doctor.checks.sessionfiles import orphan_transcripts, read_store, skipped_orphans_message
         from openclaw_cli.maintenance.settings import resolve_maintenance
 
         session = ctx.cfg.get("session") if isinstance(ctx.cfg.get("session"), dict) else {}
@@ -88,6 +88,13 @@ class SessionStoreCheck(Check):
                                    "it as empty and its next write replaces it.", store,
                                    "Restore it from a backup or move it aside, then check it with "
                                    f"`{_cmd(store, '--dry-run')}`."))
+                if include_transcripts and target.agent_id == ctx.default_agent_id:
+                    beside = orphan_transcripts(view, ctx.sessions_dir())
+                    if beside:
+                        out.append(Finding(CHECK_ID, "info",
+                                           skipped_orphans_message(len(beside), ctx.display(ctx.sessions_dir())),
+                                           ctx.sessions_dir(), "Restore sessions.json from a backup; its "
+                                           "transcripts stay untouched."))
                 continue
             count = sum(1 for _ in view.items())
             max_entries = settings.max_entries

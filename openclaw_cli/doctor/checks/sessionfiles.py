@@ -68,7 +68,10 @@ def comparable(path: str) -> str:
 
 
 def orphan_transcripts(view: StoreView, sessions_dir: str) -> list[str]:
-    """Primary transcripts in `sessions_dir` that no store entry points at (directory order)."""
+    """Primary transcripts in `sessions_dir` that no store entry points at (directory order).
+
+    While the store does not parse, this is every primary transcript: none of them is an orphan
+    then, so callers check `view.corrupt` first."""
     from openclaw_cli.artifacts import is_primary_transcript
 
     referenced: set[str] = set()
@@ -91,6 +94,14 @@ def orphan_transcripts(view: StoreView, sessions_dir: str) -> list[str]:
             if comparable(full) not in referenced:
                 found.append(full)
     return found
+
+
+def skipped_orphans_message(count: int, shown_dir: str) -> str:
+    """Why the orphan-transcript finding is skipped while the store does not parse (or is 0 bytes)."""
+    files = "the 1 transcript file" if count == 1 else f"the {count} transcript files"
+    verb = "is not an orphan" if count == 1 else "are not orphans"
+    return (f"Skipped the orphan transcript check: sessions.json does not parse or cannot be read, so {files} "
+            f"in {shown_dir} {verb} (they may be its live history); nothing is archived until it parses.")
 
 
 def list_agent_session_dirs(state_dir: str) -> list[str]:

@@ -146,7 +146,7 @@ def is_slash_routing_key(key: str) -> bool:
 
 
 def run_state_integrity(check: StateIntegrityCheck, ctx: DoctorContext, report: Report) -> None:
-    from openclaw_cli.doctor.checks.sessionfiles import orphan_transcripts, read_store
+    from openclaw_cli.doctor.checks.sessionfiles import orphan_transcripts, read_store, skipped_orphans_message
     from openclaw_cli.doctor.checks.state_integrity import oauth_dir, oauth_required, runtime_dirs
 
     p = ctx.prompter
@@ -281,7 +281,10 @@ def run_state_integrity(check: StateIntegrityCheck, ctx: DoctorContext, report: 
     sessions_dir = ctx.sessions_dir()
     if fsutil.exists_dir(sessions_dir) and not _orphans_suppressed(ctx):
         orphan_paths = orphan_transcripts(view, sessions_dir)
-        if orphan_paths:
+        if orphan_paths and view.corrupt:
+            # Without a usable index nothing tells an orphan from live history: no finding, no prompt.
+            warnings.append(f"- {skipped_orphans_message(len(orphan_paths), ctx.display(sessions_dir))}")
+        elif orphan_paths:
             label = fsutil.count_label(len(orphan_paths), "orphan transcript file")
             shown_dir = ctx.display(sessions_dir)
             warnings.append("\n".join([
