@@ -22,6 +22,7 @@ class Target:
     store_path: str
     entry: dict[str, Any] | None
     workspace_dir: str
+    explicit_key: bool = False  # the key came from --session (not the default main session)
 
     @property
     def session_id(self) -> str | None:
@@ -95,7 +96,8 @@ def resolve_target(*, session: str | None = None, agent: str | None = None,
     entry = loaded.store.get(key)
     return Target(cfg=cfg, env=env, agent_id=agent_id, session_key=key, store_path=store_path,
                   entry=entry if isinstance(entry, dict) else None,
-                  workspace_dir=resolve_workspace_dir(cfg, agent_id, env))
+                  workspace_dir=resolve_workspace_dir(cfg, agent_id, env),
+                  explicit_key=bool(session and session.strip()))
 
 
 def _positive_int(value: Any) -> int | None:
