@@ -11,7 +11,7 @@ from typing import Any
 
 from openclaw_cli import paths
 from openclaw_cli.errors import CliError, UsageError
-from openclaw_cli.jsstr import js_trim
+from openclaw_cli.jsstr import from_units, js_trim
 
 DEFAULT_AGENT_ID = "main"
 STORE_FILENAME = "sessions.json"
@@ -117,10 +117,12 @@ def resolve_store_path(store: str | None, agent_id: str | None = None,
     return paths.resolve_path(expanded)
 
 
-def _session_store_template(cfg: Mapping[str, Any] | None) -> str | None:
+def session_store_template(cfg: Mapping[str, Any] | None) -> str | None:
+    """`session.store` of the config, as the file name Node opens (a lone surrogate from a JSON
+    escape becomes U+FFFD)."""
     session = cfg.get("session") if isinstance(cfg, Mapping) else None
     store = session.get("store") if isinstance(session, Mapping) else None
-    return store if isinstance(store, str) else None
+    return from_units(store) if isinstance(store, str) else None
 
 
 def dedupe_targets(targets: list[Target]) -> list[Target]:
@@ -147,7 +149,7 @@ def resolve_session_store_targets(cfg: Mapping[str, Any] | None, *, store: str |
         raise UsageError("--store cannot be combined with --agent or --all-agents")
     if store:
         return [Target(default_agent, resolve_store_path(store, default_agent, env))]
-    template = _session_store_template(cfg)
+    template = session_store_template(cfg)
     if all_agents:
         return dedupe_targets([Target(a, resolve_store_path(template, a, env))
                                for a in list_configured_session_store_agent_ids(cfg)])

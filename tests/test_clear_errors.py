@@ -165,3 +165,23 @@ def test_a_closed_pipe_ends_quietly(home: Path) -> None:
     proc.stdout.close()
     assert proc.wait(timeout=60) == 1
     assert proc.stderr.read() == b""
+
+
+# --- config text ----------------------------------------------------------------------------------
+
+def test_a_lone_surrogate_in_a_configured_path_is_opened_as_node_opens_it(home: Path) -> None:
+    """`"\\udc00"` in a JSON string is a lone UTF-16 half; Node writes U+FFFD in the file name."""
+    (home / ".openclaw" / "openclaw.json").write_text(
+        '{"session": {"store": "~/\\udc00/{agentId}.json"}, "agents": {"defaults": {"workspace": "~/w\\ud800"}}}')
+    result = ours(["sessions", "cleanup", "--dry-run", "--json"], home)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["storePath"] == f"{home}/\ufffd/main.json"
+    result = ours(["sessions", "cleanup", "--enforce"], home)
+    assert result.returncode == 0, result.stderr
+    assert (home / "\ufffd" / "main.json").read_text() == "{}"
+    for argv in (["context", "detail", "--tokenizer", "o200k_base"], ["compact", "main", "--dry-run"],
+                 ["sessions", "--json"]):
+        result = ours(argv, home)
+        assert "unexpected error" not in result.stderr, (argv, result.stderr)
+    result = ours(["context", "json"], home)
+    assert json.loads(result.stdout)["report"]["workspaceDir"] == f"{home}/w\ufffd"

@@ -187,7 +187,8 @@ class LocalTarget:
 def resolve_local_target(cfg: Mapping[str, Any], env: Mapping[str, str], key: str,
                          agent: str | None) -> LocalTarget:
     """The canonical key, agent and store the Gateway's `sessions.compact` would use."""
-    from openclaw_cli.agents import list_agent_ids, normalize_agent_id, resolve_default_agent_id, resolve_store_path
+    from openclaw_cli.agents import (list_agent_ids, normalize_agent_id, resolve_default_agent_id,
+                                     resolve_store_path, session_store_template)
     from openclaw_cli.keys import parse_agent_key
     from openclaw_cli.listing.store_key import resolve_session_store_key
     from openclaw_cli.jsstr import js_trim
@@ -225,9 +226,8 @@ def resolve_local_target(cfg: Mapping[str, Any], env: Mapping[str, str], key: st
         owner = normalize_agent_id(parsed[0])
     else:
         owner = store_agent(canonical)
-    session = cfg.get("session") if isinstance(cfg.get("session"), Mapping) else {}
-    template = session.get("store") if isinstance(session.get("store"), str) else None
-    return LocalTarget(key=canonical, agent_id=owner, store_path=resolve_store_path(template, owner, env))
+    return LocalTarget(key=canonical, agent_id=owner,
+                       store_path=resolve_store_path(session_store_template(cfg), owner, env))
 
 
 @dataclass
