@@ -2040,11 +2040,18 @@ def edge_cases() -> list[Case]:
               ["sessions", "--all-agents", "cleanup", "--json", "--enforce"]]
     add(e)
 
-    e = Edge("selector-conflicts", "conflicting selectors and unknown agents exit 1")
+    e = Edge("selector-conflicts", "conflicting selectors: the reference's message, exit 2 here")
     e.store({"agent:main:main": entry("s-m", FRESH)}).tr("s-m")
     e.runs = [["sessions", "cleanup", "--dry-run", "--agent", "main", "--all-agents"],
-              ["sessions", "cleanup", "--dry-run", "--json", *STORE_ARG, "--agent", "main"],
-              ["sessions", "cleanup", "--json", "--agent", "ghost"]]
+              ["sessions", "cleanup", "--dry-run", "--json", *STORE_ARG, "--agent", "main"]]
+    e.expect_error = True
+    e.expected_difference = ("bad usage exits 2 with the reference's message (the reference exits 1 for "
+                             "conflicting selectors)")
+    add(e)
+
+    e = Edge("unknown-agent", "an unknown agent exits 1")
+    e.store({"agent:main:main": entry("s-m", FRESH)}).tr("s-m")
+    e.runs = [["sessions", "cleanup", "--json", "--agent", "ghost"]]
     e.expect_error = True
     add(e)
 
