@@ -185,3 +185,13 @@ def test_a_lone_surrogate_in_a_configured_path_is_opened_as_node_opens_it(home: 
         assert "unexpected error" not in result.stderr, (argv, result.stderr)
     result = ours(["context", "json"], home)
     assert json.loads(result.stdout)["report"]["workspaceDir"] == f"{home}/w\ufffd"
+
+
+def test_a_configured_model_endpoint_that_is_no_url_is_one_line(home: Path) -> None:
+    (home / ".openclaw" / "openclaw.json").write_text(json.dumps({
+        "models": {"providers": {"fake": {"baseUrl": "http://[::1", "api": "openai-completions"}}}}))
+    before = folder_digest(home)
+    fails_cleanly(ours(["compact", "main", "--summarizer", "openai"], home), 1,
+                  "Compaction failed: model request failed: http://[::1/chat/completions is not a usable URL "
+                  "(Invalid IPv6 URL)\n")
+    assert folder_digest(home) == before

@@ -100,6 +100,8 @@ COMPACT = {
     2: [run("main", "--max-lines", "0", says="--max-lines must be a positive integer."),
         run("main", "--timeout", "soon", says="--timeout must be a positive integer (milliseconds)."),
         run("main", "--summarizer", "bogus", says="--summarizer must be one of extractive, openai"),
+        run("main", "--summarizer", "openai", "--base-url", "http://[::1", "--model", "m",
+            says="--base-url must be an http(s) URL"),
         run("main", "--dry-run", "--url", "ws://127.0.0.1:9", says="--dry-run works on the local files"),
         run("", says="must not have fewer than 1 characters"),
         run(says="Missing argument 'KEY'"),

@@ -115,6 +115,12 @@ def _check_our_options(req: CompactRequest, max_lines: int | None) -> None:
                                  ("--api-key-env", req.api_key_env)) if v is not None]
     if model_opts and req.summarizer != "openai":
         raise UsageError(f"{', '.join(model_opts)} only apply to --summarizer openai")
+    if req.base_url is not None:
+        from openclaw_cli.compact.summarizers.http import is_http_url
+
+        if not is_http_url(req.base_url):
+            raise UsageError(f"--base-url must be an http(s) URL, for example http://127.0.0.1:8000/v1 "
+                             f"(got {req.base_url!r})")
     if req.url is not None and req.local_only:
         why = "--dry-run" if req.dry_run else "--offline" if req.offline else req.offline_only_options[0]
         raise UsageError(f"{why} works on the local files; it cannot be combined with --url")
