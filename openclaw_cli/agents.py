@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from openclaw_cli import paths
-from openclaw_cli.errors import CliError
-from openclaw_cli.jsstr import js_trim
+from openclaw_cli.errors import CliError, UsageError
+from openclaw_cli.jsstr import from_units, js_trim
 
 DEFAULT_AGENT_ID = "main"
 STORE_FILENAME = "sessions.json"
@@ -115,10 +117,12 @@ def resolve_store_path(store: str | None, agent_id: str | None = None,
     return paths.resolve_path(expanded)
 
 
-def _session_store_template(cfg: Mapping[str, Any] | None) -> str | None:
+def session_store_template(cfg: Mapping[str, Any] | None) -> str | None:
+    """`session.store` of the config, as the file name Node opens (a lone surrogate from a JSON
+    escape becomes U+FFFD)."""
     session = cfg.get("session") if isinstance(cfg, Mapping) else None
     store = session.get("store") if isinstance(session, Mapping) else None
-    return store if isinstance(store, str) else None
+    return from_units(store) if isinstance(store, str) else None
 
 
 def dedupe_targets(targets: list[Target]) -> list[Target]:
@@ -134,17 +138,18 @@ def resolve_session_store_targets(cfg: Mapping[str, Any] | None, *, store: str |
                                   env: Mapping[str, str] | None = None) -> list[Target]:
     """The stores a sessions command works on, from its `--store` / `--agent` / `--all-agents`.
 
-    Raises CliError (exit 1) for conflicting selectors or an agent id that is not configured.
+    Raises UsageError (exit 2) for conflicting selectors, CliError (exit 1) for an agent id that
+    is not configured.
     """
     default_agent = resolve_default_agent_id(cfg)
     has_agent = bool(js_trim(agent or ""))
     if has_agent and all_agents:
-        raise CliError("--agent and --all-agents cannot be used together")
+        raise UsageError("--agent and --all-agents cannot be used together")
     if store and (has_agent or all_agents):
-        raise CliError("--store cannot be combined with --agent or --all-agents")
+        raise UsageError("--store cannot be combined with --agent or --all-agents")
     if store:
         return [Target(default_agent, resolve_store_path(store, default_agent, env))]
-    template = _session_store_template(cfg)
+    template = session_store_template(cfg)
     if all_agents:
         return dedupe_targets([Target(a, resolve_store_path(template, a, env))
                                for a in list_configured_session_store_agent_ids(cfg)])
@@ -154,3 +159,20 @@ def resolve_session_store_targets(cfg: Mapping[str, Any] | None, *, store: str |
             raise CliError(f'Unknown agent id "{agent}". Use "openclaw agents list" to see configured agents.')
         return [Target(requested, resolve_store_path(template, requested, env))]
     return [Target(default_agent, resolve_store_path(template, default_agent, env))]
+
+
+def check_explicit_store(path: str) -> None:
+    """An explicit `--store` must name an existing sessions.json file: a mistyped path fails
+    (exit 1) instead of creating a new empty store there."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        raise CliError(f"no session store at {path}") from None
+    except OSError:
+        return  # unreadable: loading the store reports it
+    if stat.S_ISDIR(mode):
+        if os.path.basename(path) == STORE_FILENAME:
+            raise CliError(f"{path} is a folder, not a session store file")
+        raise CliError(f"{path} is a folder; did you mean {paths.join_path(path, STORE_FILENAME)}?")
+    if not stat.S_ISREG(mode):
+        raise CliError(f"{path} is not a regular file, so it cannot be a session store")

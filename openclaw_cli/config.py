@@ -1384,11 +1384,13 @@ def load_config(env: MutableMapping[str, str] | None = None, *, strict: bool = T
     environment: dotenv files and the config `env` block fill in missing variables, which
     later path and gateway resolution then see. A missing file gives empty data. With
     `strict`, any problem raises ConfigError (one line); otherwise it is listed in `issues`
-    and `data` holds the best-effort config.
+    and `data` holds the best-effort config. A state folder that is a file (or lies below
+    one) always raises CliError.
     """
     env = os.environ if env is None else env
     if dotenv:
         load_startup_dotenv(env, cwd)
+    paths.check_state_dir(env)
     path = paths.resolve_config_path(env)
     if dotenv:
         load_config_dotenv(env, cwd)

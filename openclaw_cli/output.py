@@ -68,3 +68,30 @@ def console_lines(lines: Iterable[str], cfg=None) -> list[str]:
 
 def print_console_lines(lines: Iterable[str], cfg=None) -> None:
     print_lines(console_lines(lines, cfg))
+
+
+class GuardedStream:
+    """Standard output whose write failures (a full disk, a vanished terminal) become one clear
+    CliError; a closed pipe stays BrokenPipeError (the reader is gone: exit quietly)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def _guard(self, call, *args):
+        from openclaw_cli.errors import CliError
+
+        try:
+            return call(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise CliError(f"openclaw: cannot write to standard output: {exc.strerror or exc}") from None
+
+    def write(self, text):
+        return self._guard(self._stream.write, text)
+
+    def flush(self):
+        return self._guard(self._stream.flush)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)

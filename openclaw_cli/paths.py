@@ -7,7 +7,7 @@ import posixpath
 import re
 from collections.abc import Mapping, MutableMapping, Sequence
 
-from openclaw_cli.errors import UsageError
+from openclaw_cli.errors import CliError, UsageError
 from openclaw_cli import jspath
 from openclaw_cli.jsstr import js_trim
 
@@ -159,6 +159,53 @@ def resolve_state_dir(env: Mapping[str, str] | None = None) -> str:
         if _exists(legacy):
             return legacy
     return new_dir
+
+
+def _state_dir_source(env: Mapping[str, str], state: str) -> tuple[str, str]:
+    """Where the state folder comes from: (the variable to fix, how to name it in a message)."""
+    profile = _clean(env.get("OPENCLAW_PROFILE"))
+    from_profile = bool(profile) and state == resolve_user_path(profile_state_dir(profile, env), env)
+    for name in ("OPENCLAW_STATE_DIR", "OPENCLAW_HOME", "HOME", "USERPROFILE"):
+        value = _clean(env.get(name))
+        if value and not (from_profile and name == "OPENCLAW_STATE_DIR"):
+            origin = f"{name}={value}"
+            return name, f"--profile {profile} and {origin}" if from_profile else origin
+    return "HOME", f"HOME={resolve_required_home(env)}"
+
+
+def _blocking_file(path: str) -> str | None:
+    """The nearest existing part of `path` when it is not a folder (so `path` cannot be one)."""
+    current = path
+    while True:
+        try:
+            is_dir = os.path.isdir(current)
+            exists = is_dir or os.path.lexists(current)
+        except (OSError, ValueError):
+            return None
+        if exists:
+            return None if is_dir else current
+        parent = posixpath.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def check_state_dir(env: Mapping[str, str] | None = None) -> None:
+    """Raise CliError (exit 1) when the state folder, or a folder above it, is a file."""
+    env = _env(env)
+    state = resolve_state_dir(env)
+    blocker = _blocking_file(state)
+    if blocker is None:
+        return
+    name, origin = _state_dir_source(env, state)
+    if name == "OPENCLAW_STATE_DIR" or blocker == resolve_user_path(env.get(name) or "", env):
+        advice = f"point {name} at a folder"
+    else:
+        advice = f"move {blocker} aside"
+    if blocker == state:
+        raise CliError(f"the OpenClaw state folder {state} (from {origin}) is a file, not a folder; {advice}")
+    raise CliError(f"the OpenClaw state folder {state} (from {origin}) cannot exist: {blocker} is a file, "
+                   f"not a folder; {advice}")
 
 
 def default_config_candidates(env: Mapping[str, str] | None = None) -> list[str]:

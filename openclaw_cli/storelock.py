@@ -8,7 +8,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from openclaw_cli.errors import LockBusyError
+from openclaw_cli.errors import CliError, LockBusyError
 from openclaw_cli.procs import pid_definitely_dead
 
 STALE_AFTER_S = 30.0
@@ -77,12 +77,15 @@ class StoreLock:
         return os.path.basename(self.path)
 
     def acquire(self) -> "StoreLock":
-        os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
+        self._make_folder()
         deadline = time.monotonic() + self.wait_s
         while True:
             try:
                 fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             except FileExistsError:
+                if os.path.isdir(self.path):
+                    raise CliError(f"the store lock {self.path} is a folder; move it aside "
+                                   "(nothing was changed)") from None
                 holder = read_holder(self.path)
                 if holder is None:
                     continue
@@ -91,6 +94,9 @@ class StoreLock:
                         os.unlink(self.path)
                     except FileNotFoundError:
                         pass
+                    except OSError as exc:
+                        raise CliError(f"cannot remove the stale store lock {self.path}: "
+                                       f"{exc.strerror or exc} (nothing was changed)") from None
                     continue
                 if time.monotonic() >= deadline:
                     raise LockBusyError(
@@ -100,6 +106,9 @@ class StoreLock:
                              f"{int(STALE_AFTER_S)} s") from None
                 time.sleep(POLL_S)
                 continue
+            except OSError as exc:
+                raise CliError(f"cannot create the store lock {self.path}: {exc.strerror or exc} "
+                               "(nothing was changed)") from None
             try:
                 os.write(fd, json.dumps({"pid": os.getpid(),
                                          "startedAt": int(time.time() * 1000)}).encode())
@@ -110,6 +119,16 @@ class StoreLock:
         self._thread = threading.Thread(target=self._refresh, name="store-lock", daemon=True)
         self._thread.start()
         return self
+
+    def _make_folder(self) -> None:
+        """The store's folder, created when missing (a fresh install's first applying run)."""
+        folder = os.path.dirname(self.path) or "."
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as exc:
+            why = "a file is in the way" if isinstance(exc, (FileExistsError, NotADirectoryError)) else \
+                exc.strerror or str(exc)
+            raise CliError(f"cannot create the sessions folder {folder}: {why} (nothing was changed)") from None
 
     def _refresh(self) -> None:
         while not self._stop.wait(HEARTBEAT_S):

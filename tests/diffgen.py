@@ -988,11 +988,13 @@ class CaseGen:
         if agents_cfg:
             self.config["agents"] = agents_cfg
 
+        missing_stores: set[str] = set()
         for sg in store_gens:
             if rng.random() < 0.97:
                 self.files.insert(0, sg.store_node())
             else:
                 self.tags.add("store:missing-file")
+                missing_stores.add(sg.store_rel)
 
         # --- flags
         main_sg = store_gens[0] if store_gens else None
@@ -1088,6 +1090,9 @@ class CaseGen:
         if "store:corrupt" in self.tags or "store:empty-file" in self.tags:
             difference = ("a store that is empty, does not parse or is not an object is never rewritten: this "
                           "project exits 1 naming the file (the reference reads it as {} and rewrites it)")
+        explicit = "--store" in sel or "--store" in parent
+        if explicit and (main_sg is None or main_sg.store_rel in missing_stores):
+            difference = MISSING_STORE_DIFFERENCE
         return Case(name=name, files=self.files, runs=runs, config=config, env=self.env,
                     tags=sorted(self.tags), expect_error=self.expect_error, seed=self.seed,
                     expected_difference=difference, ours_extra_args=ours_extra)
@@ -1525,6 +1530,8 @@ YOUNG = 3 * DAY + 2 * HOUR          # younger than the 30 d default
 OLD = 45 * DAY + 3 * HOUR           # older than the 30 d default
 ANCIENT = 200 * DAY + 4 * HOUR
 PROBE_OLD = 30 * HOUR + 10 * MIN    # older than the 24 h model-run limit
+MISSING_STORE_DIFFERENCE = ("an explicit --store whose file does not exist is an error: this project exits 1 "
+                            "and creates nothing (the reference creates the folder and {} and exits 0)")
 MAIN_DIR = f"{STATE}/agents/main/sessions"
 MAIN_STORE = f"{MAIN_DIR}/sessions.json"
 STORE_ARG = ["--store", f"@HOME@/{MAIN_STORE}"]
@@ -1638,6 +1645,7 @@ def edge_cases() -> list[Case]:
 
     e = Edge("missing-store-dir", "--store in a folder that does not exist")
     e.standard_runs(sel=["--store", "@HOME@/nowhere/deep/sessions.json"])
+    e.expected_difference = MISSING_STORE_DIFFERENCE
     add(e)
 
     for label, text in [("corrupt", "{not json"), ("root-array", "[1, 2]"), ("empty-file", ""),
@@ -2098,11 +2106,18 @@ def edge_cases() -> list[Case]:
               ["sessions", "--all-agents", "cleanup", "--json", "--enforce"]]
     add(e)
 
-    e = Edge("selector-conflicts", "conflicting selectors and unknown agents exit 1")
+    e = Edge("selector-conflicts", "conflicting selectors: the reference's message, exit 2 here")
     e.store({"agent:main:main": entry("s-m", FRESH)}).tr("s-m")
     e.runs = [["sessions", "cleanup", "--dry-run", "--agent", "main", "--all-agents"],
-              ["sessions", "cleanup", "--dry-run", "--json", *STORE_ARG, "--agent", "main"],
-              ["sessions", "cleanup", "--json", "--agent", "ghost"]]
+              ["sessions", "cleanup", "--dry-run", "--json", *STORE_ARG, "--agent", "main"]]
+    e.expect_error = True
+    e.expected_difference = ("bad usage exits 2 with the reference's message (the reference exits 1 for "
+                             "conflicting selectors)")
+    add(e)
+
+    e = Edge("unknown-agent", "an unknown agent exits 1")
+    e.store({"agent:main:main": entry("s-m", FRESH)}).tr("s-m")
+    e.runs = [["sessions", "cleanup", "--json", "--agent", "ghost"]]
     e.expect_error = True
     add(e)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import subprocess
 import sys
 import time
@@ -13,9 +14,10 @@ from pathlib import Path
 import pytest
 
 import refbin
+from helpers.folders import folder_digest
 from openclaw_cli import artifacts, keys
 from openclaw_cli.commands.cleanup import CleanupRequest, run_cleanup
-from openclaw_cli.errors import LockBusyError, StoreError
+from openclaw_cli.errors import CliError, LockBusyError, StoreError
 from openclaw_cli.maintenance import archive, budget, steps
 from openclaw_cli.maintenance.entries import EntryPaths
 from openclaw_cli.maintenance.fsview import FsView
@@ -764,15 +766,54 @@ def test_a_session_id_still_used_by_a_fresh_alias_is_not_archived(home):
 # §8 edge cases
 
 
-def test_missing_store_dry_run_counts_zero_and_apply_creates_it(home, tmp_path):
-    """No sessions.json: a dry run reports beforeCount 0; applying creates the folder and `{}`."""
-    store = tmp_path / "fresh" / "sessions" / "sessions.json"
-    assert previewed(store)["beforeCount"] == 0
+def test_missing_default_store_dry_run_counts_zero_and_apply_creates_it(home):
+    """No sessions.json at the default location: a dry run reports beforeCount 0; applying
+    creates the folder and `{}`."""
+    store = sessions_dir(home) / "sessions.json"
+    assert previewed()["beforeCount"] == 0
     assert not store.parent.exists()
-    summary = applied(store)
+    summary = applied()
     assert (summary["beforeCount"], summary["appliedCount"]) == (0, 0)
     assert store.read_text() == "{}"
     assert names(store.parent) == ["sessions.json"]  # and our lock is gone
+
+
+@pytest.mark.parametrize("flags", [["--enforce"], ["--dry-run"], ["--dry-run", "--enforce"], ["--enforce", "--json"]],
+                         ids=" ".join)
+def test_an_explicit_store_that_does_not_exist_is_an_error_and_creates_nothing(home, flags):
+    """Our deliberate difference: a mistyped `--store` in a cron line fails every night instead of
+    "succeeding" on a new empty store (OpenClaw creates the folder and `{}` and exits 0)."""
+    write_store(home, {"agent:main:main": {"sessionId": U1, "updatedAt": now_ms()}})
+    typo = home / "x" / "typo" / "sesions.json"
+    before = folder_digest(home)
+    result = cli(home, *flags, "--store", str(typo))
+    assert (result.returncode, result.stdout, result.stderr) == (1, "", f"no session store at {typo}\n")
+    assert folder_digest(home) == before
+    with pytest.raises(CliError, match="^no session store at "):
+        cleanup(typo, dry_run=True)
+
+
+def test_an_explicit_store_naming_a_folder_asks_whether_the_file_was_meant(home):
+    store = write_store(home, {"agent:main:main": {"sessionId": U1, "updatedAt": now_ms()}})
+    before = folder_digest(home)
+    for flags in (["--enforce"], ["--dry-run", "--json"]):
+        result = cli(home, *flags, "--store", str(store.parent))
+        assert (result.returncode, result.stdout) == (1, ""), flags
+        assert result.stderr == f"{store.parent} is a folder; did you mean {store}?\n"
+    assert folder_digest(home) == before
+
+
+def test_an_explicit_store_that_is_not_a_regular_file_is_refused(home, tmp_path):
+    """A FIFO (or a device) is never read (it would block) nor replaced by the atomic write."""
+    fifo = tmp_path / "pipes" / "store.fifo"
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    before = (folder_digest(home), sorted(os.listdir(fifo.parent)))
+    result = cli(home, "--enforce", "--store", str(fifo))
+    assert (result.returncode, result.stderr) == (1, f"{fifo} is not a regular file, so it cannot be a session "
+                                                     "store\n")
+    assert (folder_digest(home), sorted(os.listdir(fifo.parent))) == before
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
 
 def test_corrupt_store_is_an_error_and_is_left_untouched(home):

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from gateway_fixture import closed_port, tcp_listener
+from helpers.folders import folder_digest
 from test_compact_cli_support import (BAK, KEEP_50, add_session, llm_config, new_key, ours, reference,
                                       sessions_dir, snapshot, store_entry, write_config)
 from test_compact_fakellm import HISTORY_REPLY, FakeLLM
@@ -47,7 +48,8 @@ def test_importing_the_command_module_is_cheap() -> None:
 
 
 @pytest.mark.reference
-def test_argument_errors_match_the_reference(home: Path, reference) -> None:  # noqa: ARG001
+def test_argument_errors_say_what_the_reference_says_and_exit_2(home: Path, reference) -> None:  # noqa: ARG001
+    """The reference's words; its exit code 1 is 2 here (bad usage, a documented difference)."""
     cases = [  # each reference run costs seconds: one per message
         ["sessions", "compact", "k", "--max-lines", "1.5"],
         ["sessions", "compact", "k", "--timeout", "soon"],
@@ -55,11 +57,13 @@ def test_argument_errors_match_the_reference(home: Path, reference) -> None:  # 
     ]
     for args in cases:
         theirs, mine = reference_run(args, home), ours(args, home, {"OPENCLAW_GATEWAY_PORT": str(closed_port())})
-        assert (mine.returncode, mine.stdout, mine.stderr) == (theirs.returncode, theirs.stdout, theirs.stderr), args
+        assert theirs.returncode == 1, args
+        assert (mine.returncode, mine.stdout, mine.stderr) == (2, theirs.stdout, theirs.stderr), args
     for value in ("0", "-3", "x"):
-        assert ours(["compact", "k", "--max-lines", value], home).stderr == "--max-lines must be a positive integer.\n"
+        result = ours(["compact", "k", "--max-lines", value], home)
+        assert (result.returncode, result.stderr) == (2, "--max-lines must be a positive integer.\n")
     store = ours(["sessions", "--store", "x.json", "compact", "k"], home)
-    assert (store.returncode, store.stderr) == (1, "`sessions compact` does not support the parent `sessions` "
+    assert (store.returncode, store.stderr) == (2, "`sessions compact` does not support the parent `sessions` "
                                                    "option --store; the gateway resolves the target store from "
                                                    "<key> and --agent.\n")
 
@@ -108,16 +112,41 @@ def test_offline_max_lines_text_json_and_alias(state: Path, home: Path) -> None:
 def test_offline_unknown_key_agent_and_empty_key(state: Path, home: Path) -> None:
     add_session(state, new_key())
     env = {"OPENCLAW_GATEWAY_PORT": str(closed_port())}
-    result = ours(["compact", "nope"], home, env)
-    assert (result.returncode, result.stdout) == (0, "No compaction needed for session agent:main:nope (no sessionId).\n")
+    store = sessions_dir(state) / "sessions.json"
+    before = folder_digest(home)
+    for extra in ([], ["--dry-run"], ["--max-lines", "3"], ["--offline", "--summarizer", "extractive"]):
+        result = ours(["compact", "nope", *extra], home, env)
+        assert (result.returncode, result.stdout, result.stderr) == (
+            1, "", f"Compaction failed: unknown session agent:main:nope in {store}\n"), extra
+        result = ours(["compact", "agent:main:nope", "--json", *extra], home, env)
+        assert result.returncode == 1, extra
+        assert json.loads(result.stdout) == {"ok": False, "key": "agent:main:nope",
+                                             "error": f"unknown session agent:main:nope in {store}"}
+    assert folder_digest(home) == before
     result = ours(["compact", "nope", "--agent", "bogus"], home, env)
     assert (result.returncode, result.stderr) == (1, 'Compaction failed: Unknown agent id "bogus"\n')
     result = ours(["compact", "nope", "--agent", "bogus", "--json"], home, env)
     assert result.returncode == 1
     assert json.loads(result.stdout) == {"ok": False, "key": "nope", "error": 'Unknown agent id "bogus"'}
     result = ours(["compact", ""], home, env)
-    assert result.returncode == 1 and result.stderr == (
+    assert result.returncode == 2 and result.stderr == (
         "Compaction failed: invalid sessions.compact params: at /key: must not have fewer than 1 characters\n")
+    result = ours(["compact", "  ", "--json"], home, env)
+    assert (result.returncode, json.loads(result.stdout)) == (2, {"ok": False, "key": "  ", "error": "key required"})
+    assert folder_digest(home) == before
+
+
+def test_an_entry_without_a_session_id_is_an_error(state: Path, home: Path) -> None:
+    """The Gateway's "no sessionId" case: nothing to compact, exit 1 (OpenClaw exits 0)."""
+    store = sessions_dir(state) / "sessions.json"
+    store.parent.mkdir(parents=True)
+    store.write_text(json.dumps({"agent:main:bare": {"updatedAt": 1}}))
+    before = folder_digest(home)
+    result = ours(["compact", "bare"], home, {"OPENCLAW_GATEWAY_PORT": str(closed_port())})
+    assert (result.returncode, result.stderr) == (
+        1, f"Compaction failed: session agent:main:bare in {store} has no sessionId, so it has no transcript "
+           "to compact\n")
+    assert folder_digest(home) == before
 
 
 # -- offline: summaries --------------------------------------------------------------------

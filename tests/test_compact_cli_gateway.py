@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers.folders import folder_digest
 from test_compact_cli_support import (BAK, add_session, entry_text, llm_config, new_key, offline_env,
                                       ours, reference, session_files, sessions_dir, snapshot, store_entry,
                                       write_config, write_models_json)
@@ -52,12 +53,32 @@ def test_delegated_output_matches_the_reference_cli(real_gateway) -> None:
                             _mask(result.stderr, (key, "<key>"), (sid, "<sid>")))
         assert outputs["ours"] == outputs["ref"], extra
     assert outputs["ours"][0] == 1 and '"ok": false' in outputs["ours"][1]
+    # A key the Gateway has no session for: the reference reports "nothing needed" and exits 0;
+    # we exit 1 (a documented difference), and nothing changes.
     theirs = reference(["sessions", "compact", missing], gw.home, gw.client_env())
+    assert (theirs.returncode, theirs.stdout) == (0, f"No compaction needed for session {missing} (no sessionId).\n")
+    before = folder_digest(sessions_dir(state))
     mine = ours(["sessions", "compact", missing], gw.home, gw.client_env())
-    assert (mine.returncode, mine.stdout, mine.stderr) == (theirs.returncode, theirs.stdout, theirs.stderr)
-    assert mine.stdout == f"No compaction needed for session {missing} (no sessionId).\n"
+    error = f"unknown session {missing}: the Gateway has no session with this key (no sessionId)"
+    assert (mine.returncode, mine.stdout, mine.stderr) == (1, "", f"Compaction failed: {error}\n")
+    mine = ours(["compact", missing, "--json", "--max-lines", "3"], gw.home, gw.client_env())
+    assert (mine.returncode, json.loads(mine.stdout)) == (1, {"ok": False, "key": missing, "error": error})
+    assert folder_digest(sessions_dir(state)) == before
     for key, sid in copies.values():  # the Gateway (not a local fallback) did both
         assert len(session_files(state, sid)) == 3
+
+
+def test_the_gateway_answers_no_session_id_for_an_unknown_key(real_gateway) -> None:
+    """What 2026.7.1's `sessions.compact` replies for a key it has no session for (our exit 1
+    rests on it): success, with reason "no sessionId"."""
+    from openclaw_cli.gateway import rpc
+
+    gw = real_gateway
+    missing = new_key("unknown")
+    connection = rpc.connection_for("sessions.compact", {}, url=gw.url, token=gw.token)
+    for params in ({"key": missing}, {"key": missing, "maxLines": 3}):
+        reply = rpc.sessions_compact(params, connection=connection)
+        assert reply == {"ok": True, "key": missing, "compacted": False, "reason": "no sessionId"}
 
 
 def test_offline_max_lines_equals_the_gateways_result(real_gateway, tmp_path: Path) -> None:

@@ -111,7 +111,10 @@ def test_summary_without_keep_recent_hardens_the_boundary(tmp_path: Path, state:
 def test_already_compacted_and_missing_session(state: Path) -> None:
     result = run_offline_compact(state_dir=state, key="fixture-b")
     assert result["ok"] is False and result["reason"] == "Already compacted"
-    assert run_offline_compact(state_dir=state, key="nope")["reason"] == "no sessionId"
+    store = sessions_dir(state) / "sessions.json"
+    with pytest.raises(CliError) as info:
+        run_offline_compact(state_dir=state, key="nope")
+    assert (info.value.message, info.value.exit_code) == (f"unknown session agent:main:nope in {store}", 1)
     (sessions_dir(state) / f"{A_ID}.jsonl").unlink()
     assert run_offline_compact(state_dir=state, key="fixture-a")["reason"] == "no transcript"
 

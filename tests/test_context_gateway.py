@@ -16,6 +16,7 @@ import pytest
 
 from context_helpers import env_for, run_context
 from gateway_fixture import RunningGateway, start_gateway
+from helpers.folders import folder_digest
 from openclaw_cli.gateway import rpc
 
 pytestmark = [pytest.mark.gateway, pytest.mark.reference]
@@ -194,6 +195,23 @@ def test_through_the_gateway_without_a_run_report(gateway):
     assert result.returncode == 0, result.stderr
     assert "Bootstrap max/file: 5,000 chars" in result.stdout
     assert "Source: an on-demand estimate" in result.stdout
+
+
+def test_an_unknown_session_is_an_error_through_the_gateway(gateway):
+    """2026.7.1's `sessions.usage` lists no row for a key it has no session for; with nothing in
+    the store either, `--session KEY` exits 1 instead of showing an estimate."""
+    missing = "agent:main:never-created"
+    connection = rpc.connection_for("sessions.usage", {}, url=gateway.url, token=gateway.token)
+    reply = rpc.sessions_usage({"key": missing, "includeContextWeight": True}, connection=connection)
+    assert [row for row in reply["sessions"] if row.get("key") == missing] == []
+    env = env_for(gateway.home, OPENCLAW_GATEWAY_TOKEN=gateway.token, OPENCLAW_GATEWAY_PORT=str(gateway.port))
+    store = gateway.state_dir / "agents" / "main" / "sessions" / "sessions.json"
+    before = folder_digest(store.parent)
+    for mode in ("list", "detail", "json", "map"):
+        result = run_context([mode, "--session", missing], env)
+        assert (result.returncode, result.stdout, result.stderr) == (
+            1, "", f"unknown session {missing} in {store}; the running Gateway reports none either\n"), mode
+    assert folder_digest(store.parent) == before
 
 
 def test_zz_summary(gateway, capsys):

@@ -34,8 +34,8 @@ def test_lint_exit_codes_and_selection(home):
     assert list(run.json) == ["ok", "checksRun", "checksSkipped", "findings"]
     quiet = lint(home, severity_min="error")
     assert quiet.code == 0 and quiet.json["findings"] == [] and quiet.json["ok"] is True
-    unknown = lint(home, only=["core/doctor/nope"])
-    assert unknown.code == 1 and unknown.json["checksRun"] == 0
+    unknown = lint(home, only=["core/doctor/nope"])  # reported as OpenClaw reports it; bad usage: exit 2
+    assert unknown.code == 2 and unknown.json["checksRun"] == 0
     assert unknown.json["findings"] == [{"checkId": "core/doctor/lint-selection", "severity": "error",
                                          "message": "Unknown health check id selected by --only: core/doctor/nope.",
                                          "path": "core/doctor/nope"}]

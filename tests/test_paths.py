@@ -90,6 +90,69 @@ def test_state_dir_selection(tmp_path):
     assert paths.resolve_state_dir({**env, "OPENCLAW_STATE_DIR": "   "}) == str(tmp_path / ".openclaw")
 
 
+def test_a_usable_or_missing_state_folder_passes_the_check(tmp_path):
+    paths.check_state_dir({"HOME": str(tmp_path)})  # nothing exists yet: a first run creates it
+    _mk(tmp_path, ".openclaw")
+    paths.check_state_dir({"HOME": str(tmp_path)})
+    paths.check_state_dir({"HOME": str(tmp_path), "OPENCLAW_STATE_DIR": str(tmp_path / "new" / "deep")})
+
+
+@pytest.mark.parametrize("env, argv, message", [
+    ({"OPENCLAW_STATE_DIR": "{base}/f"}, [],
+     "the OpenClaw state folder {base}/f (from OPENCLAW_STATE_DIR={base}/f) is a file, not a folder; "
+     "point OPENCLAW_STATE_DIR at a folder"),
+    ({"OPENCLAW_STATE_DIR": "{base}/f/sub"}, [],
+     "the OpenClaw state folder {base}/f/sub (from OPENCLAW_STATE_DIR={base}/f/sub) cannot exist: {base}/f is a "
+     "file, not a folder; point OPENCLAW_STATE_DIR at a folder"),
+    ({"HOME": "{base}/f"}, [],
+     "the OpenClaw state folder {base}/f/.openclaw (from HOME={base}/f) cannot exist: {base}/f is a file, not a "
+     "folder; point HOME at a folder"),
+    ({"OPENCLAW_HOME": "{base}/f"}, [],
+     "the OpenClaw state folder {base}/f/.openclaw (from OPENCLAW_HOME={base}/f) cannot exist: {base}/f is a "
+     "file, not a folder; point OPENCLAW_HOME at a folder"),
+    ({"HOME": "{base}/f"}, ["--profile", "work"],
+     "the OpenClaw state folder {base}/f/.openclaw-work (from --profile work and HOME={base}/f) cannot exist: "
+     "{base}/f is a file, not a folder; point HOME at a folder"),
+])
+def test_a_state_folder_that_is_a_file_is_one_clear_error(tmp_path, env, argv, message):
+    (tmp_path / "f").write_text("not a folder")
+    env = {"HOME": str(tmp_path), **{k: v.replace("{base}", str(tmp_path)) for k, v in env.items()}}
+    profile, _rest = paths.parse_cli_profile_args(argv)
+    paths.apply_cli_profile(env, profile, False)
+    with pytest.raises(CliError) as info:
+        config.load_config(env, cwd=str(tmp_path))
+    assert (info.value.message, info.value.exit_code) == (message.replace("{base}", str(tmp_path)), 1)
+
+
+def test_a_file_in_place_of_the_default_state_folder_is_to_be_moved_aside(tmp_path):
+    (tmp_path / ".openclaw").write_text("not a folder")
+    with pytest.raises(CliError, match=f"^the OpenClaw state folder {tmp_path}/.openclaw \\(from HOME={tmp_path}\\) "
+                                       f"is a file, not a folder; move {tmp_path}/.openclaw aside$"):
+        paths.check_state_dir({"HOME": str(tmp_path)})
+
+
+@pytest.mark.parametrize("argv", [["sessions"], ["sessions", "--json"], ["sessions", "cleanup", "--dry-run"],
+                                  ["sessions", "cleanup", "--enforce"], ["compact", "main"],
+                                  ["compact", "main", "--max-lines", "3"], ["context", "list"], ["context", "map"],
+                                  ["doctor"], ["doctor", "--lint"], ["doctor", "--fix", "--non-interactive"]],
+                         ids=" ".join)
+def test_every_command_stops_on_a_state_folder_that_is_a_file(tmp_path, argv):
+    from helpers.folders import folder_digest
+    from refbin import run_ours
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "state").write_text("not a folder")
+    before = folder_digest(tmp_path)
+    for env in ({"OPENCLAW_STATE_DIR": str(home / "state")}, {"HOME": str(home / "state")}):
+        result = run_ours(argv, home, {"OPENCLAW_GATEWAY_PORT": "1", **env})
+        name = next(iter(env))
+        assert result.returncode == 1, (env, result.stdout, result.stderr)
+        assert result.stderr.count("\n") == 1 and f"(from {name}={home}/state)" in result.stderr, result.stderr
+        assert f"point {name} at a folder" in result.stderr
+    assert folder_digest(tmp_path) == before
+
+
 def test_config_path_selection(tmp_path):
     env = {"HOME": str(tmp_path)}
     assert paths.resolve_config_path(env) == str(tmp_path / ".openclaw/openclaw.json")

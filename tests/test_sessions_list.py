@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import refbin
+from helpers.folders import folder_digest
 from openclaw_cli.errors import CliError
 from openclaw_cli.listing import options, table
 from openclaw_cli.listing.context_tokens import ContextDefaults, ContextWindows
@@ -41,7 +42,7 @@ def test_limit_rejects(raw) -> None:
     with pytest.raises(CliError) as info:
         options.parse_limit(raw)
     assert info.value.message == '--limit must be a positive integer or "all", for example --limit 25.'
-    assert info.value.exit_code == 1
+    assert info.value.exit_code == 2  # bad usage (OpenClaw exits 1)
 
 
 @pytest.mark.parametrize("raw, expected", [(None, None), ("30", 30), ("+5", 5), (" 007 ", 7)])
@@ -54,6 +55,7 @@ def test_active_rejects(raw) -> None:
     with pytest.raises(CliError) as info:
         options.parse_active_minutes(raw)
     assert info.value.message == "--active must be a positive number of minutes, for example --active 30."
+    assert info.value.exit_code == 2
 
 
 # --------------------------------------------------------------------------------------------
@@ -318,3 +320,45 @@ def test_listing_sees_rows_still_in_the_write_ahead_log(home: Path) -> None:
     finally:
         writer.close()
     assert row["agentRuntime"] == {"id": "custom", "source": "session-key"}
+
+
+# --------------------------------------------------------------------------------------------
+# Stores that cannot be listed (deliberate differences: OpenClaw lists them as empty, exit 0)
+
+LIST_FORMS = [["sessions"], ["sessions", "--json"], ["sessions", "list"], ["sessions", "list", "--json"]]
+
+
+@pytest.mark.parametrize("argv", LIST_FORMS, ids=" ".join)
+def test_an_explicit_store_that_does_not_exist_is_an_error(home: Path, argv: list[str]) -> None:
+    _write_store(home, _store(int(time.time() * 1000)))
+    typo = home / "x" / "typo" / "sesions.json"
+    before = folder_digest(home)
+    result = refbin.run_ours([*argv, "--store", str(typo)], home)
+    assert (result.returncode, result.stdout, result.stderr) == (1, "", f"no session store at {typo}\n")
+    parent = refbin.run_ours(["sessions", "--store", str(typo), *argv[1:]], home)
+    assert (parent.returncode, parent.stderr) == (1, f"no session store at {typo}\n")
+    assert folder_digest(home) == before
+
+
+def test_an_explicit_store_naming_a_folder_asks_whether_the_file_was_meant(home: Path) -> None:
+    store = _write_store(home, _store(int(time.time() * 1000)))
+    before = folder_digest(home)
+    for argv in LIST_FORMS:
+        result = refbin.run_ours([*argv, "--store", str(store.parent)], home)
+        assert (result.returncode, result.stdout) == (1, ""), argv
+        assert result.stderr == f"{store.parent} is a folder; did you mean {store}?\n"
+    assert folder_digest(home) == before
+
+
+@pytest.mark.parametrize("text", ["{not json", "[1, 2]", "null"])
+def test_a_store_that_does_not_parse_is_an_error_like_cleanup(home: Path, text: str) -> None:
+    store = home / ".openclaw" / "agents" / "main" / "sessions" / "sessions.json"
+    store.parent.mkdir(parents=True)
+    store.write_text(text)
+    before = folder_digest(home)
+    cleanup = refbin.run_ours(["sessions", "cleanup", "--dry-run"], home)
+    assert cleanup.returncode == 1 and f"session store {store} is not valid" in cleanup.stderr
+    for argv in LIST_FORMS + [[*LIST_FORMS[0], "--store", str(store)], ["sessions", "--all-agents", "--json"]]:
+        result = refbin.run_ours(argv, home)
+        assert (result.returncode, result.stdout, result.stderr) == (1, "", cleanup.stderr), argv
+    assert folder_digest(home) == before

@@ -58,6 +58,20 @@ class Scenario:
     dirs: list[str] = field(default_factory=list)
     runs: list[list[str]] = field(default_factory=list)
     own_error_text: bool = False  # failures print our one-line message instead of the reference's
+    # runs where this project deliberately differs (README, "Compatibility and deliberate differences")
+    differences: dict[tuple[str, ...], Difference] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """What the reference does and what we do instead for one run."""
+
+    ref_exit: int
+    exit: int
+    stderr: str | None = None  # a regex (<HOME> for the home); None: the reference's stderr, byte for byte
+
+
+USAGE = Difference(ref_exit=1, exit=2)  # bad usage: the reference exits 1, we exit 2 with its message
 
 
 def _resolve_times(value: Any, now: int) -> Any:
@@ -304,7 +318,19 @@ def scenarios() -> list[Scenario]:
                      dirs=["folder/sessions.json"])
     empty.runs = [["sessions"], ["sessions", "--json"], ["sessions", "--store", "missing/sessions.json"],
                   ["sessions", "--store", "corrupt/sessions.json", "--json"], ["sessions", "--active", "5"],
-                  ["sessions", "--store", "folder/sessions.json"]]
+                  ["sessions", "--store", "folder/sessions.json"], ["sessions", "--store", "corrupt"]]
+    # The reference lists all four as an empty store (exit 0); we stop with the reason.
+    empty.differences = {
+        ("sessions", "--store", "missing/sessions.json"): Difference(
+            0, 1, re.escape("no session store at <HOME>/missing/sessions.json\n")),
+        ("sessions", "--store", "corrupt/sessions.json", "--json"): Difference(
+            0, 1, re.escape("session store <HOME>/corrupt/sessions.json is not valid (") + r"[^\n]+"
+            + re.escape("); restore it from a backup or move it aside so a fresh store is created\n")),
+        ("sessions", "--store", "folder/sessions.json"): Difference(
+            0, 1, re.escape("<HOME>/folder/sessions.json is a folder, not a session store file\n")),
+        ("sessions", "--store", "corrupt"): Difference(
+            0, 1, re.escape("<HOME>/corrupt is a folder; did you mean <HOME>/corrupt/sessions.json?\n")),
+    }
     bad_type = Scenario("bad-type", own_error_text=True, stores={_store_path("main"): {
         "agent:main:new": {"sessionId": "new", "updatedAt": {"$age": age_ms(1)}},
         "agent:main:old": {"sessionId": "old", "updatedAt": {"$age": age_ms(90)}, "modelOverride": 5},
@@ -322,6 +348,8 @@ ERROR_RUNS = [
     ["sessions", "--agent", "main", "--all-agents"], ["sessions", "--store", "x.json", "--agent", "main"],
     ["sessions", "--active", "0", "--limit", "0"],
 ]
+# an unknown agent is an error (exit 1 in both); every other run above is bad usage (exit 2 here)
+ERRORS = Scenario("errors", differences={tuple(argv): USAGE for argv in ERROR_RUNS if "nope" not in argv})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -363,8 +391,29 @@ def _diff(a: str, b: str) -> str:
     return "".join(difflib.unified_diff(a.splitlines(True), b.splitlines(True), "reference", "ours", n=2))
 
 
+def compare_difference(pair: Pair, diff: Difference) -> list[str]:
+    """Problems found in a run where we deliberately differ: both sides must do what is documented."""
+    problems = []
+    if pair.ref.returncode != diff.ref_exit:
+        problems.append(f"the reference now exits {pair.ref.returncode} (documented: {diff.ref_exit})")
+    if pair.ours.returncode != diff.exit:
+        problems.append(f"exit code: ours {pair.ours.returncode}, documented {diff.exit}")
+    if diff.stderr is None:
+        if (pair.ours.stdout, pair.ours.stderr) != (pair.ref.stdout, pair.ref.stderr):
+            problems.append(f"output: reference {pair.ref.stdout!r} {pair.ref.stderr!r}, "
+                            f"ours {pair.ours.stdout!r} {pair.ours.stderr!r}")
+    else:
+        stderr = pair.ours.stderr.replace(str(pair.ours_home), "<HOME>")
+        if pair.ours.stdout or not re.fullmatch(diff.stderr, stderr):
+            problems.append(f"ours printed {pair.ours.stdout!r} and {stderr!r}, documented: {diff.stderr!r}")
+    return problems
+
+
 def compare(pair: Pair) -> list[str]:
-    """Problems found (empty when the runs match)."""
+    """Problems found (empty when the runs match, or differ exactly as documented)."""
+    diff = pair.scenario.differences.get(tuple(pair.argv))
+    if diff is not None:
+        return compare_difference(pair, diff)
     problems = []
     ref_out = pair.ref.stdout.replace(str(pair.ref_home), "<HOME>")
     ours_out = pair.ours.stdout.replace(str(pair.ours_home), "<HOME>")
@@ -414,7 +463,7 @@ for _seed in range(int(os.environ.get("OPENCLAW_LIST_EXTRA_SEEDS", "0"))):
     _extra = Scenario(f"seed-{100 + _seed}", stores={_store_path("main"): generate_store(100 + _seed, "main", 40)})
     _extra.runs = [["sessions", "--json", "--limit", "all"], ["sessions", "--limit", "all"]]
     ALL_SCENARIOS.append(_extra)
-CASES = [(s, argv) for s in ALL_SCENARIOS for argv in s.runs] + [(Scenario("errors"), argv) for argv in ERROR_RUNS]
+CASES = [(s, argv) for s in ALL_SCENARIOS for argv in s.runs] + [(ERRORS, argv) for argv in ERROR_RUNS]
 
 
 @pytest.fixture(scope="module")
@@ -422,9 +471,6 @@ def pairs(state_db, tmp_path_factory, request) -> dict[str, concurrent.futures.F
     """Starts every selected case on a small worker pool; each test waits for its own."""
     selected = {item.callspec.params["case_id"] for item in request.session.items
                 if hasattr(item, "callspec") and "case_id" in item.callspec.params}
-    if any(getattr(item, "originalname", "") == "test_corrupt_store_is_reported_on_stderr"
-           for item in request.session.items):
-        selected |= {_case_id(s, a) for s, a in CASES if s.name == "empty"}
     root = tmp_path_factory.mktemp("sessions-list")
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=JOBS)
     futures = {_case_id(s, argv): pool.submit(run_pair, s, argv, root / s.name, state_db)
@@ -445,12 +491,9 @@ def test_sessions_list_matches_reference(case_id: str, pairs) -> None:
         pytest.fail(f"{case_id}\n" + "\n".join(problems), pytrace=False)
 
 
-def test_corrupt_store_is_reported_on_stderr(pairs) -> None:
-    """The reference lists a corrupt store as empty without a word; we say so on stderr too."""
-    empty = next(s for s in ALL_SCENARIOS if s.name == "empty")
-    pair = pairs[_case_id(empty, ["sessions", "--store", "corrupt/sessions.json", "--json"])].result()
-    assert pair.ref.stderr == ""
-    assert "corrupt/sessions.json is not valid" in pair.ours.stderr
-    pair = pairs[_case_id(empty, ["sessions", "--store", "folder/sessions.json"])].result()
-    assert pair.ref.stderr == ""
-    assert "is a directory" in pair.ours.stderr
+def test_documented_differences_are_exercised() -> None:
+    """Every documented difference names a run that is compared."""
+    for scenario in ALL_SCENARIOS + [ERRORS]:
+        runs = [tuple(a) for a in (ERROR_RUNS if scenario is ERRORS else scenario.runs)]
+        assert set(scenario.differences) <= set(runs), scenario.name
+    assert len(ERRORS.differences) == len(ERROR_RUNS) - 2

@@ -260,10 +260,12 @@ def test_zsh_script_structure():
 
 
 @pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed (the structure is checked above)")
-def test_zsh_script_loads_in_zsh():
+def test_zsh_script_loads_in_zsh(tmp_path):
     assert subprocess.run(["zsh", "-n", str(ZSH)], capture_output=True, text=True).returncode == 0
     names = " ".join(f"_openclaw_{'_'.join(c.path).replace('-', '_') or 'root'}" for c in COMMANDS)
-    script = (f"autoload -Uz compinit && compinit -u -D -d /dev/null && source {shlex.quote(str(ZSH))} && "
+    # compinit writes (and renames over) its dump file even with -D: never point it at /dev/null
+    dump = shlex.quote(str(tmp_path / "zcompdump"))
+    script = (f"autoload -Uz compinit && compinit -u -D -d {dump} && source {shlex.quote(str(ZSH))} && "
               f"for f in {names}; do (( $+functions[$f] )) || {{ print missing $f; exit 1 }}; done && "
               "[[ $_comps[openclaw] == _openclaw ]]")
     proc = subprocess.run(["zsh", "-f", "-c", script], capture_output=True, text=True, timeout=60)

@@ -13,8 +13,16 @@ from openclaw_cli.cli import context as context_cli
 from openclaw_cli.cli import doctor as doctor_cli
 from openclaw_cli.cli import sessions as sessions_cli
 
+EPILOG = """\b
+Exit codes:
+  0   success
+  1   error (bad config, unknown agent or session, corrupt store, a Gateway that refuses, I/O failure)
+  2   bad usage (unknown option, bad value, conflicting options)
+  75  a lock is busy (sessions cleanup: the store lock; compact: the transcript lock)"""
+
 app = typer.Typer(
     name="openclaw",
+    epilog=EPILOG,
     help="Maintenance and inspection for OpenClaw session stores.\n\n"
          "Works directly on the files under ~/.openclaw, and hands work to a running "
          "OpenClaw Gateway where OpenClaw's own CLI does.",
@@ -71,12 +79,17 @@ def main(argv: list[str] | None = None) -> None:
     from openclaw_cli.errors import CliError
     from openclaw_cli.paths import apply_cli_profile, parse_cli_profile_args
 
+    from openclaw_cli.output import GuardedStream
+
     args = list(sys.argv[1:] if argv is None else argv)
+    sys.stdout = GuardedStream(sys.stdout)
     try:
         profile, args = parse_cli_profile_args(args)
         apply_cli_profile(os.environ, profile, False)
         code = app(args, prog_name="openclaw", standalone_mode=False)
+        sys.stdout.flush()
     except CliError as err:
+        _discard_unwritable_stdout()
         sys.stderr.write(err.message.rstrip("\n") + "\n")
         if err.hint:
             sys.stderr.write(f"hint: {err.hint}\n")
@@ -91,6 +104,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
     except BrokenPipeError:
+        _discard_unwritable_stdout(force=True)
         sys.exit(1)
     except Exception as exc:  # noqa: BLE001 - last resort: one line, never a traceback
         if os.environ.get("OPENCLAW_CLI_LOG_LEVEL") == "debug":
@@ -98,6 +112,17 @@ def main(argv: list[str] | None = None) -> None:
         sys.stderr.write(f"openclaw: unexpected error: {type(exc).__name__}: {exc}\n")
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _discard_unwritable_stdout(force: bool = False) -> None:
+    """After a failed write to stdout, drop what is still buffered (so exiting prints no second error)."""
+    if not force:
+        try:
+            sys.stdout.flush()
+            return
+        except Exception:  # noqa: BLE001 - the guarded stream turns a write failure into CliError
+            pass
+    sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - used until the exit
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -29,8 +29,11 @@ when nothing listens at the local Gateway address, the files are compacted here 
 transcript is only appended to, or replaced by rename after the archive exists).
 
 \b
-Exit codes: 0 compacted or nothing to do, 1 compaction failed (or the Gateway refused),
-2 bad usage, 75 a live process holds the transcript lock.
+Exit codes:
+  0   compacted, or nothing to do (no transcript yet, or it already fits --max-lines)
+  1   compaction failed (an unknown session, a model or file error, a Gateway that refuses)
+  2   bad usage (unknown option, bad value, conflicting options, an empty KEY)
+  75  a live process holds the transcript lock
 """
 
 # parent `sessions` options OpenClaw refuses for `sessions compact`, in its order

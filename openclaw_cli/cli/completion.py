@@ -16,6 +16,11 @@ Examples:
       Install for zsh (any folder on $fpath); start a new zsh to use it.
   openclaw completion fish > ~/.config/fish/completions/openclaw.fish
       Install for fish.
+
+\b
+Exit codes:
+  0   success
+  2   bad usage (an unknown shell or option)
 """
 
 app = typer.Typer(

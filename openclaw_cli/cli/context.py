@@ -26,13 +26,20 @@ PASSWORD = typer.Option(None, "--password", metavar="PASSWORD", help="Gateway pa
 TIMEOUT = typer.Option(None, "--timeout", metavar="MS", help="Gateway timeout in ms (default 5000)")
 
 
+EXIT_CODES = """\b
+Exit codes:
+  0   success (also: the default main session before its first run, shown as an estimate)
+  1   error (an unknown --session or agent, bad config, unreadable files, a Gateway that refuses)
+  2   bad usage (unknown option, bad --tokenizer, --timeout or --output)"""
+
+
 def _run(mode: str, **kwargs) -> None:
     from openclaw_cli.context.cli_run import run
 
     run(mode, **kwargs)
 
 
-@app.command("list")
+@app.command("list", epilog=EXIT_CODES)
 def list_cmd(session: str = SESSION, agent: str = AGENT, tokenizer: str = TOKENIZER, offline: bool = OFFLINE,
              plain: bool = PLAIN, url: str = URL, token: str = TOKEN, password: str = PASSWORD,
              timeout: str = TIMEOUT) -> None:
@@ -47,7 +54,7 @@ def list_cmd(session: str = SESSION, agent: str = AGENT, tokenizer: str = TOKENI
          url=url, token=token, password=password, timeout=timeout)
 
 
-@app.command("detail")
+@app.command("detail", epilog=EXIT_CODES)
 def detail_cmd(session: str = SESSION, agent: str = AGENT, tokenizer: str = TOKENIZER, offline: bool = OFFLINE,
                plain: bool = PLAIN, url: str = URL, token: str = TOKEN, password: str = PASSWORD,
                timeout: str = TIMEOUT) -> None:
@@ -63,7 +70,7 @@ def detail_cmd(session: str = SESSION, agent: str = AGENT, tokenizer: str = TOKE
          url=url, token=token, password=password, timeout=timeout)
 
 
-@app.command("json")
+@app.command("json", epilog=EXIT_CODES)
 def json_cmd(session: str = SESSION, agent: str = AGENT, offline: bool = OFFLINE, url: str = URL,
              token: str = TOKEN, password: str = PASSWORD, timeout: str = TIMEOUT) -> None:
     """The report and session counters as JSON ({report, session}); unknown values are null.
@@ -76,7 +83,7 @@ def json_cmd(session: str = SESSION, agent: str = AGENT, offline: bool = OFFLINE
          url=url, token=token, password=password, timeout=timeout)
 
 
-@app.command("map")
+@app.command("map", epilog=EXIT_CODES)
 def map_cmd(session: str = SESSION, agent: str = AGENT, output: str = typer.Option(
                 None, "--output", "-o", metavar="FILE",
                 help="Write a treemap image: .png (1280x860) or .svg; without it, draw at the terminal"),

@@ -18,6 +18,12 @@ Examples:
   openclaw doctor --fix             Apply the recommended repairs without prompting.
   openclaw doctor --lint --json     Read-only findings as one JSON document.
   openclaw doctor --lint --all --severity-min info
+
+\b
+Exit codes:
+  0   success (with --lint: no finding at or above --severity-min)
+  1   error (with --lint: a finding at or above --severity-min, default warning)
+  2   bad usage (unknown option, a lint option without --lint, an unknown --only check id)
 """
 
 

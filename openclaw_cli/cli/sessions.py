@@ -39,6 +39,12 @@ def sessions(
       openclaw sessions --active 120       Only the last 2 hours.
       openclaw sessions --limit 25 --json  The newest 25 sessions as JSON.
       openclaw sessions cleanup --dry-run  Preview store maintenance.
+
+    \b
+    Exit codes:
+      0   success (also: no sessions, no store yet at the default location)
+      1   error (bad config, unknown agent, a store that does not parse, a --store that does not exist)
+      2   bad usage (unknown option, bad --limit or --active, conflicting options)
     """
     ctx.obj = {"agent": agent, "all_agents": all_agents, "json": json_out, "store": store,
                "active": active, "limit": limit}
@@ -47,7 +53,14 @@ def sessions(
                   limit=limit)
 
 
-@app.command("list")
+LIST_EPILOG = """\b
+Exit codes:
+  0   success (also: no sessions, no store yet at the default location)
+  1   error (bad config, unknown agent, a store that does not parse, a --store that does not exist)
+  2   bad usage (unknown option, bad --limit or --active, conflicting options)"""
+
+
+@app.command("list", epilog=LIST_EPILOG)
 def list_cmd(
     ctx: typer.Context,
     active: str = typer.Option(None, "--active", metavar="MINUTES",
@@ -97,8 +110,8 @@ Examples:
 \b
 Exit codes:
   0   success (also: nothing to do, warn mode, empty store)
-  1   error (bad config, corrupt store, a Gateway that refuses, I/O failure)
-  2   bad usage
+  1   error (bad config, corrupt store, a --store that does not exist, a Gateway that refuses, I/O failure)
+  2   bad usage (unknown option, bad value, conflicting options)
   75  another maintenance run holds the store lock"""
 
 

@@ -39,10 +39,12 @@ class CleanupOutcome:
 
 
 def resolve_targets(cfg: Mapping, req: CleanupRequest, env: Mapping[str, str]) -> list[Target]:
-    from openclaw_cli.agents import resolve_session_store_targets
+    from openclaw_cli.agents import check_explicit_store, resolve_session_store_targets
 
     found = resolve_session_store_targets(cfg, store=req.store, agent=req.agent, all_agents=req.all_agents,
                                           env=env)
+    if req.store:
+        check_explicit_store(found[0].store_path)
     return [Target(t.agent_id, t.store_path) for t in found]
 
 

@@ -69,25 +69,37 @@ def run_compact_command(req: CompactRequest, env: MutableMapping[str, str] | Non
     env = os.environ if env is None else env
     if req.refused_parent_options:
         opts = req.refused_parent_options
-        raise CliError(f"`sessions compact` does not support the parent `sessions` "
+        raise UsageError(f"`sessions compact` does not support the parent `sessions` "
                        f"{'options' if len(opts) > 1 else 'option'} {', '.join(opts)}; the gateway "
                        "resolves the target store from <key> and --agent.")
     max_lines = parse_strict_positive_integer(req.max_lines) if req.max_lines is not None else None
     if req.max_lines is not None and max_lines is None:
-        raise CliError(MAX_LINES_ERROR)
+        raise UsageError(MAX_LINES_ERROR)
     timeout_ms = parse_strict_positive_integer(req.timeout) if req.timeout is not None else None
     if req.timeout is not None and timeout_ms is None:
-        raise CliError(TIMEOUT_ERROR)
+        raise UsageError(TIMEOUT_ERROR)
     _check_our_options(req, max_lines)
     try:
+        _check_key(req.key)
         result = None
         if not req.local_only:
             result = _via_gateway(req, env, max_lines, timeout_ms)
         if result is None:
             return _run_offline(req, env, max_lines)
+        _check_session_found(result, req)
         return _print_result(result, req)
     except CompactFailed as exc:
         return _print_failure(req, exc)
+
+
+def _check_key(key: str) -> None:
+    """An empty or blank KEY is bad usage (exit 2), with the words the Gateway uses for it."""
+    from openclaw_cli.jsstr import js_trim
+
+    if key == "":
+        raise CompactFailed(EMPTY_KEY_ERROR, exit_code=2)
+    if not js_trim(key):
+        raise CompactFailed("key required", exit_code=2)
 
 
 def _check_our_options(req: CompactRequest, max_lines: int | None) -> None:
@@ -103,6 +115,12 @@ def _check_our_options(req: CompactRequest, max_lines: int | None) -> None:
                                  ("--api-key-env", req.api_key_env)) if v is not None]
     if model_opts and req.summarizer != "openai":
         raise UsageError(f"{', '.join(model_opts)} only apply to --summarizer openai")
+    if req.base_url is not None:
+        from openclaw_cli.compact.summarizers.http import is_http_url
+
+        if not is_http_url(req.base_url):
+            raise UsageError(f"--base-url must be an http(s) URL, for example http://127.0.0.1:8000/v1 "
+                             f"(got {req.base_url!r})")
     if req.url is not None and req.local_only:
         why = "--dry-run" if req.dry_run else "--offline" if req.offline else req.offline_only_options[0]
         raise UsageError(f"{why} works on the local files; it cannot be combined with --url")
@@ -154,6 +172,14 @@ def _via_gateway(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
         raise CompactFailed(_scrubbed(req, exc.message), hint=exc.hint) from None
 
 
+def _check_session_found(result: Any, req: CompactRequest) -> None:
+    """The Gateway answers `ok: true, reason: "no sessionId"` for a key it has no session for
+    (OpenClaw prints "No compaction needed" and exits 0); that is an error here."""
+    if isinstance(result, Mapping) and result.get("ok") is True and result.get("reason") == "no sessionId":
+        key = result.get("key") if isinstance(result.get("key"), str) else req.key
+        raise CompactFailed(f"unknown session {key}: the Gateway has no session with this key (no sessionId)")
+
+
 # -- on the files --------------------------------------------------------------------------
 
 
@@ -167,7 +193,8 @@ class LocalTarget:
 def resolve_local_target(cfg: Mapping[str, Any], env: Mapping[str, str], key: str,
                          agent: str | None) -> LocalTarget:
     """The canonical key, agent and store the Gateway's `sessions.compact` would use."""
-    from openclaw_cli.agents import list_agent_ids, normalize_agent_id, resolve_default_agent_id, resolve_store_path
+    from openclaw_cli.agents import (list_agent_ids, normalize_agent_id, resolve_default_agent_id,
+                                     resolve_store_path, session_store_template)
     from openclaw_cli.keys import parse_agent_key
     from openclaw_cli.listing.store_key import resolve_session_store_key
     from openclaw_cli.jsstr import js_trim
@@ -205,9 +232,8 @@ def resolve_local_target(cfg: Mapping[str, Any], env: Mapping[str, str], key: st
         owner = normalize_agent_id(parsed[0])
     else:
         owner = store_agent(canonical)
-    session = cfg.get("session") if isinstance(cfg.get("session"), Mapping) else {}
-    template = session.get("store") if isinstance(session.get("store"), str) else None
-    return LocalTarget(key=canonical, agent_id=owner, store_path=resolve_store_path(template, owner, env))
+    return LocalTarget(key=canonical, agent_id=owner,
+                       store_path=resolve_store_path(session_store_template(cfg), owner, env))
 
 
 @dataclass

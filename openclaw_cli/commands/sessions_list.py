@@ -8,23 +8,12 @@ import time
 from collections.abc import Mapping
 
 
-def _warn(message: str) -> None:
-    sys.stderr.write(f"warning: {message}\n")
-
-
 def _load_entries(path: str) -> Mapping:
-    """The normalised store; like OpenClaw, an unreadable or corrupt store lists as empty."""
-    from openclaw_cli.errors import StoreError
+    """The normalised store. Unlike OpenClaw (which lists it as empty), a store that does not
+    parse or cannot be read stops the listing with the error `sessions cleanup` gives."""
     from openclaw_cli.store import load_store
 
-    try:
-        loaded = load_store(path, allow_corrupt=True)
-    except StoreError as err:
-        _warn(f"{err.message}; listed as empty")
-        return {}
-    if loaded.corrupt:
-        _warn(f"session store {path} is not valid ({loaded.error}); listed as empty")
-    return loaded.store
+    return load_store(path).store
 
 
 def _style():
@@ -43,7 +32,7 @@ def _style():
 def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, store: str | None,
                      active: str | None, limit: str | None) -> None:
     from openclaw_cli import output
-    from openclaw_cli.agents import resolve_session_store_targets
+    from openclaw_cli.agents import check_explicit_store, resolve_session_store_targets
     from openclaw_cli.config import load_config
     from openclaw_cli.listing.acp import load_acp_sessions
     from openclaw_cli.listing.context_tokens import ContextDefaults
@@ -57,6 +46,8 @@ def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, sto
     cfg = runtime_view(raw_cfg)
     context = ContextDefaults(cfg, default_model_ref(cfg, None).model)
     targets = resolve_session_store_targets(raw_cfg, store=store, agent=agent, all_agents=all_agents, env=env)
+    if store:
+        check_explicit_store(targets[0].store_path)
     active_minutes = parse_active_minutes(active)
     row_limit = parse_limit(limit)
 

@@ -26,8 +26,9 @@ Result: the reply the Gateway's `sessions.compact` gives, plus an `offline` obje
   staleLockRemoved?, entry?}`.
 
 Errors: `LockBusyError` (exit 75) while a live process holds `<transcript>.lock` (the message
-names the pid); `UsageError` for bad arguments; `CliError` for unreadable files or model
-failures. Nothing is written before every check has passed; the transcript is only appended to
+names the pid); `UsageError` for bad arguments; `CliError` for a key the store does not hold
+(`unknown session KEY in STORE`) or an entry without a sessionId (the Gateway's "no sessionId"),
+unreadable files or model failures. Nothing is written before every check has passed; the transcript is only appended to
 (summary) or replaced by rename after the archive exists (trim).
 """
 
@@ -185,8 +186,10 @@ def run_offline_compact(*, key: str, store_path: str | Path | None = None,
     canonical = store_key or key_candidates(key, agent_id)[-1]
     entry = store.get(store_key) if store_key else None
     offline: dict[str, Any] = {"dryRun": dry_run, "mode": "max-lines" if max_lines is not None else "summary"}
-    if not entry or not entry.get("sessionId"):
-        return {"ok": True, "key": canonical, "compacted": False, "reason": "no sessionId", "offline": offline}
+    if entry is None:
+        raise CliError(f"unknown session {canonical} in {store_path}")
+    if not entry.get("sessionId"):
+        raise CliError(f"session {canonical} in {store_path} has no sessionId, so it has no transcript to compact")
     sessions_dir = store_path.parent
     transcript = next((p for p in transcript_candidates(entry, sessions_dir, state) if p.is_file()), None)
     if transcript is None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from openclaw_cli.compact.clock import iso_timestamp, now_ms
-from openclaw_cli.errors import LockBusyError
+from openclaw_cli.errors import CliError, LockBusyError
 from openclaw_cli.procs import looks_like_openclaw as is_openclaw_argv
 from openclaw_cli.procs import pid_alive, process_args, process_start_time
 from openclaw_cli.transcript import jsjson
@@ -32,6 +32,11 @@ def lock_path_for(transcript: str | Path) -> Path:
     except OSError:
         directory = transcript.parent
     return directory / f"{transcript.name}.lock"
+
+
+def _read_lock_text(path: Path) -> str:
+    """The lock file's text (bytes that are not UTF-8 read as U+FFFD, so any content compares)."""
+    return path.read_bytes().decode("utf-8", "replace")
 
 
 def _valid_int(value: Any) -> bool:
@@ -82,7 +87,7 @@ def inspect_lock(path: str | Path, *, stale_ms: int = DEFAULT_STALE_MS, now: int
     path = Path(path)
     now = now_ms() if now is None else now
     try:
-        raw = path.read_text(encoding="utf-8")
+        raw = _read_lock_text(path)
         mtime_ms = int(path.stat().st_mtime * 1000)
     except FileNotFoundError:
         return None
@@ -127,16 +132,24 @@ def inspect_lock(path: str | Path, *, stale_ms: int = DEFAULT_STALE_MS, now: int
 
 
 def _remove_if_unchanged(state: LockState) -> bool:
+    """Delete a stale lock unless it changed since it was judged (False then: look again).
+    Raises CliError when it can be neither read nor deleted."""
     try:
-        current = state.path.read_text(encoding="utf-8")
+        current = _read_lock_text(state.path)
     except FileNotFoundError:
         return True
-    except OSError:
-        return False
+    except OSError as exc:
+        raise CliError(f"cannot read the stale transcript lock {state.path}: {exc.strerror or exc} "
+                       "(nothing was changed)") from None
     if current != state.raw:
         return False
-    with contextlib.suppress(FileNotFoundError):
+    try:
         state.path.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise CliError(f"cannot remove the stale transcript lock {state.path}: {exc.strerror or exc} "
+                       "(nothing was changed)") from None
     return True
 
 
@@ -150,7 +163,7 @@ class TranscriptLock:
 
     def release(self) -> None:
         with contextlib.suppress(OSError):
-            if self.path.read_text(encoding="utf-8") == self.raw:
+            if _read_lock_text(self.path) == self.raw:
                 self.path.unlink()
 
     def __enter__(self) -> "TranscriptLock":
@@ -192,6 +205,9 @@ def acquire_transcript_lock(transcript: str | Path, *, stale_ms: int = DEFAULT_S
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:
+            if path.is_dir():
+                raise CliError(f"the transcript lock {path} is a folder; move it aside (nothing was changed)") \
+                    from None
             try:
                 state = check_transcript_lock(transcript, stale_ms=stale_ms)
             except LockBusyError:
@@ -202,6 +218,9 @@ def acquire_transcript_lock(transcript: str | Path, *, stale_ms: int = DEFAULT_S
             if state is not None and _remove_if_unchanged(state):
                 removed.append(", ".join(state.reasons))
             continue
+        except OSError as exc:
+            raise CliError(f"cannot create the transcript lock {path}: {exc.strerror or exc} "
+                           "(nothing was changed)") from None
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(raw)
         return TranscriptLock(path=path, raw=raw, stale_removed=removed)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from openclaw_cli.compact.clock import archive_stamp, now_ms
+from openclaw_cli.errors import CliError
 from openclaw_cli.transcript import jsjson
 from openclaw_cli.transcript.reader import iter_raw_lines
 from openclaw_cli.transcript.tree import scan_tree, select_path
@@ -96,12 +97,15 @@ def plan_trim(path: str | Path, max_lines: int) -> TrimResult:
     header: str | None = None
     tail: deque[str] = deque(maxlen=max_lines - 1)
     total = 0
-    for raw in iter_raw_lines(path, split_cr=True):
-        total += 1
-        if total == 1:
-            header = raw.text
-        else:
-            tail.append(raw.text)
+    try:
+        for raw in iter_raw_lines(path, split_cr=True):
+            total += 1
+            if total == 1:
+                header = raw.text
+            else:
+                tail.append(raw.text)
+    except OSError as exc:
+        raise CliError(f"cannot read transcript {path}: {exc.strerror or exc}") from None
     if total <= max_lines:
         return TrimResult(compacted=False, kept=total)
     lines = normalize_kept_lines(header, list(tail))

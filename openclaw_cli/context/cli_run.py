@@ -29,6 +29,10 @@ def run(mode: str, *, session: str | None, agent: str | None, tokenizer: str, of
 
     if tokenizer not in TOKENIZERS:
         raise UsageError(f"--tokenizer must be one of {', '.join(TOKENIZERS)} (got {tokenizer!r})")
+    if mode == "map":
+        from openclaw_cli.context.mapview import check_output_name
+
+        check_output_name(output)
     options = GatewayOptions(offline=offline, url=url, token=token, password=password,
                              timeout_ms=_timeout_ms(timeout))
     target = resolve_target(session=session, agent=agent)

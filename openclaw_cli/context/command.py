@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from openclaw_cli.context.render import ContextView
+from openclaw_cli.errors import CliError
 from openclaw_cli.context.target import Target
 
 log = logging.getLogger(__name__)
@@ -35,9 +36,22 @@ class Loaded:
     skills_prompt: str | None = None
 
 
-def live_report(target: Target, options: GatewayOptions) -> dict[str, Any] | None:
-    """The Gateway's persisted run report for the session (`sessions.usage` with
-    `includeContextWeight`, read-only), or None when no Gateway answers or it has none."""
+@dataclass
+class LiveUsage:
+    """What a running Gateway's `sessions.usage` said about the session."""
+
+    row: Mapping[str, Any] | None  # the session's row; None when the Gateway lists none for the key
+
+    @property
+    def report(self) -> dict[str, Any] | None:
+        """The persisted run report (`contextWeight` with source "run"), if the row has one."""
+        weight = self.row.get("contextWeight") if self.row is not None else None
+        return weight if isinstance(weight, dict) and weight.get("source") == "run" else None
+
+
+def live_usage(target: Target, options: GatewayOptions) -> LiveUsage | None:
+    """The Gateway's answer for the session (`sessions.usage` with `includeContextWeight`,
+    read-only), or None when no Gateway answers."""
     from openclaw_cli.gateway import GatewayError, rpc
 
     if options.offline:
@@ -58,12 +72,20 @@ def live_report(target: Target, options: GatewayOptions) -> dict[str, Any] | Non
             raise
         log.info("no Gateway report (%s); reading from disk", exc)
         return None
-    for row in reply.get("sessions") or [] if isinstance(reply, Mapping) else []:
+    rows = reply.get("sessions") if isinstance(reply, Mapping) else None
+    for row in rows if isinstance(rows, list) else []:
         if isinstance(row, Mapping) and row.get("key") == target.session_key:
-            weight = row.get("contextWeight")
-            if isinstance(weight, dict) and weight.get("source") == "run":
-                return weight
-    return None
+            return LiveUsage(row)
+    return LiveUsage(None)
+
+
+def check_session_known(target: Target, live: LiveUsage | None) -> None:
+    """A `--session KEY` that neither the store nor a running Gateway knows is an error (exit 1);
+    the default main session may not exist yet (its estimate is what a first run would get)."""
+    if not target.explicit_key or target.entry is not None or (live is not None and live.row is not None):
+        return
+    either = "; the running Gateway reports none either" if live is not None else ""
+    raise CliError(f"unknown session {target.session_key} in {target.store_path}{either}")
 
 
 def build_estimate(target: Target) -> Loaded:
@@ -94,9 +116,10 @@ def build_estimate(target: Target) -> Loaded:
 
 
 def load_report(target: Target, options: GatewayOptions) -> Loaded:
-    live = live_report(target, options)
-    if live is not None:
-        return Loaded(target, live, "gateway")
+    live = live_usage(target, options)
+    check_session_known(target, live)
+    if live is not None and live.report is not None:
+        return Loaded(target, live.report, "gateway")
     persisted = (target.entry or {}).get("systemPromptReport")
     if isinstance(persisted, dict) and persisted.get("source") == "run":
         return Loaded(target, persisted, "store")

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from openclaw_cli.context.treemap import GROUP_COLORS, Group, Rect, groups_from_report, layout
 from openclaw_cli.context.units import estimate_tokens_from_chars, format_int
-from openclaw_cli.errors import CliError
+from openclaw_cli.errors import CliError, UsageError
 
 if TYPE_CHECKING:
     from openclaw_cli.context.command import Loaded
@@ -152,6 +152,12 @@ def terminal_view(groups: list[Group], color: bool, width: int) -> list[str]:
     return lines
 
 
+def check_output_name(output: str | None) -> None:
+    """`--output` must name a .png or .svg file (bad usage otherwise)."""
+    if output and not output.lower().endswith((".png", ".svg")):
+        raise UsageError(f"--output must end in .png or .svg (got {output})")
+
+
 def run_map(loaded: Loaded, output: str | None) -> None:
     from openclaw_cli.context.command import resolve_context_tokens
     from openclaw_cli.output import color_enabled
@@ -167,8 +173,6 @@ def run_map(loaded: Loaded, output: str | None) -> None:
                 with open(output, "w", encoding="utf-8") as handle:
                     handle.write(render_svg(loaded, groups))
             else:
-                if not lower.endswith(".png"):
-                    raise CliError(f"--output must end in .png or .svg (got {output})", exit_code=2)
                 data = render_png(loaded, groups, resolve_context_tokens(loaded))
                 with open(output, "wb") as handle:
                     handle.write(data)

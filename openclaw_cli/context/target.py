@@ -22,6 +22,7 @@ class Target:
     store_path: str
     entry: dict[str, Any] | None
     workspace_dir: str
+    explicit_key: bool = False  # the key came from --session (not the default main session)
 
     @property
     def session_id(self) -> str | None:
@@ -68,7 +69,8 @@ def resolve_session_key(cfg: Mapping[str, Any], agent_id: str, session: str | No
 
 def resolve_target(*, session: str | None = None, agent: str | None = None,
                    env: MutableMapping[str, str] | None = None) -> Target:
-    from openclaw_cli.agents import list_agent_ids, normalize_agent_id, resolve_default_agent_id, resolve_store_path
+    from openclaw_cli.agents import (list_agent_ids, normalize_agent_id, resolve_default_agent_id,
+                                     resolve_store_path, session_store_template)
     from openclaw_cli.config import load_config
     from openclaw_cli.context.workspace import resolve_workspace_dir
     from openclaw_cli.keys import parse_agent_key
@@ -88,14 +90,13 @@ def resolve_target(*, session: str | None = None, agent: str | None = None,
         if agent and agent.strip() and normalize_agent_id(parsed[0]) != agent_id:
             raise CliError(f"session {key} does not belong to agent {agent_id}")
         agent_id = normalize_agent_id(parsed[0])
-    session_cfg = cfg.get("session") if isinstance(cfg.get("session"), Mapping) else {}
-    template = session_cfg.get("store") if isinstance(session_cfg.get("store"), str) else None
-    store_path = resolve_store_path(template, agent_id, env)
+    store_path = resolve_store_path(session_store_template(cfg), agent_id, env)
     loaded = load_store(store_path)
     entry = loaded.store.get(key)
     return Target(cfg=cfg, env=env, agent_id=agent_id, session_key=key, store_path=store_path,
                   entry=entry if isinstance(entry, dict) else None,
-                  workspace_dir=resolve_workspace_dir(cfg, agent_id, env))
+                  workspace_dir=resolve_workspace_dir(cfg, agent_id, env),
+                  explicit_key=bool(session and session.strip()))
 
 
 def _positive_int(value: Any) -> int | None:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from openclaw_cli.errors import CliError
 from openclaw_cli.transcript import jsjson
 from openclaw_cli.transcript.reader import iter_raw_lines
 from openclaw_cli.transcript.realness import REAL_ROLES, has_meaningful_conversation_content, real_flags
@@ -96,7 +97,15 @@ def _tool_name(message: Mapping[str, Any]) -> str | None:
 
 def scan_transcript(path: str, exact: Callable[[Mapping[str, Any]], int] | None = None) -> TranscriptStats:
     """Stream `path` once (bounded memory: one light record per line) and select the display
-    messages of the active branch; `exact(message)` adds a tokenizer count per message."""
+    messages of the active branch; `exact(message)` adds a tokenizer count per message.
+    Raises CliError when the file cannot be read."""
+    try:
+        return _scan(path, exact)
+    except OSError as exc:
+        raise CliError(f"cannot read transcript {path}: {exc.strerror or exc}") from None
+
+
+def _scan(path: str, exact: Callable[[Mapping[str, Any]], int] | None) -> TranscriptStats:
     light: list[dict[str, Any]] = []
     infos: list[MessageInfo | None] = []
     stats = TranscriptStats(path=path)

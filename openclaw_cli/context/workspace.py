@@ -58,7 +58,14 @@ def default_workspace_dir(env: Mapping[str, str]) -> str:
 
 def resolve_workspace_dir(cfg: Mapping[str, Any] | None, agent_id: str, env: Mapping[str, str]) -> str:
     """`resolveAgentWorkspaceDir`: the agent's `workspace`, else defaults (+ `/<id>` for other
-    agents), else `~/.openclaw/workspace` for the default agent and `<state>/workspace-<id>`."""
+    agents), else `~/.openclaw/workspace` for the default agent and `<state>/workspace-<id>`.
+    As Node opens it: NUL removed, a lone surrogate from a JSON escape as U+FFFD."""
+    from openclaw_cli.jsstr import from_units
+
+    return from_units(_workspace_dir(cfg, agent_id, env).replace("\0", ""))
+
+
+def _workspace_dir(cfg: Mapping[str, Any] | None, agent_id: str, env: Mapping[str, str]) -> str:
     from openclaw_cli import paths
     from openclaw_cli.agents import normalize_agent_id, resolve_default_agent_id
 
@@ -66,14 +73,14 @@ def resolve_workspace_dir(cfg: Mapping[str, Any] | None, agent_id: str, env: Map
     entry = _agent_entry(cfg, agent)
     configured = _trimmed_str(entry.get("workspace")) if entry is not None else ""
     if configured:
-        return paths.resolve_user_path(configured, env).replace("\0", "")
+        return paths.resolve_user_path(configured, env)
     defaults = _agents_section(cfg).get("defaults")
     fallback = _trimmed_str(defaults.get("workspace")) if isinstance(defaults, Mapping) else ""
     if agent == resolve_default_agent_id(cfg):
-        return (paths.resolve_user_path(fallback, env) if fallback else default_workspace_dir(env)).replace("\0", "")
+        return paths.resolve_user_path(fallback, env) if fallback else default_workspace_dir(env)
     if fallback:
-        return paths.join_path(paths.resolve_user_path(fallback, env), agent).replace("\0", "")
-    return paths.join_path(paths.resolve_state_dir(env), f"workspace-{agent}").replace("\0", "")
+        return paths.join_path(paths.resolve_user_path(fallback, env), agent)
+    return paths.join_path(paths.resolve_state_dir(env), f"workspace-{agent}")
 
 
 def _inside(root: str, target: str) -> bool:

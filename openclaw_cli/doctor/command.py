@@ -6,7 +6,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 
-from openclaw_cli.errors import CliError, UsageError
+from openclaw_cli.errors import EXIT_USAGE, CliError, UsageError
 
 LINT_ONLY_MESSAGE = "doctor lint options require --lint. Use `openclaw doctor --lint ...`."
 SEVERITY_MESSAGE = "Error: Invalid --severity-min value. Expected one of: info, warning, error."
@@ -53,7 +53,7 @@ def run(args: DoctorArgs, *, env: dict[str, str] | None = None, stdin_tty: bool 
     if stdin_tty is None:
         stdin_tty = bool(getattr(sys.stdin, "isatty", lambda: False)())
     if args.lint:
-        from openclaw_cli.doctor.lint import emit, run_checks
+        from openclaw_cli.doctor.lint import SELECTION_ID, emit, run_checks
         from openclaw_cli.doctor.model import parse_severity
 
         severity = "warning" if args.severity_min is None else parse_severity(args.severity_min)
@@ -64,7 +64,9 @@ def run(args: DoctorArgs, *, env: dict[str, str] | None = None, stdin_tty: bool 
                                                                         gateway_timeout_ms=_probe_ms(args.deep)))
         result = run_checks(ctx, load_checks(), only=args.only, skip=args.skip, include_all=args.include_all)
         json_mode = args.json or not sys.stdout.isatty()
-        return emit(result, severity, json_mode=json_mode, secrets=ctx.secrets)
+        code = emit(result, severity, json_mode=json_mode, secrets=ctx.secrets)
+        # an unknown --only id is reported as a finding (as OpenClaw does) and is bad usage
+        return EXIT_USAGE if any(f.check_id == SELECTION_ID for f in result.findings) else code
     if (args.fix or args.yes or args.generate_gateway_token) and _truthy(env.get("OPENCLAW_NIX_MODE")):
         raise CliError(NIX_MESSAGE)
     from openclaw_cli.doctor.report import Report, make_renderer

@@ -75,11 +75,9 @@ class DoctorContext:
         return resolve_agent_sessions_dir(agent_id or self.default_agent_id, self.env)
 
     def store_path(self, agent_id: str | None = None) -> str:
-        from openclaw_cli.agents import resolve_store_path
+        from openclaw_cli.agents import resolve_store_path, session_store_template
 
-        session = self.cfg.get("session") if isinstance(self.cfg.get("session"), dict) else {}
-        store = session.get("store") if isinstance(session.get("store"), str) else None
-        return resolve_store_path(store, agent_id or self.default_agent_id, self.env)
+        return resolve_store_path(session_store_template(self.cfg), agent_id or self.default_agent_id, self.env)
 
     def display(self, path: str) -> str:
         """A path with the home folder shown as `~` (`$OPENCLAW_HOME` when that is set)."""

@@ -39,6 +39,8 @@ from openclaw_cli.gateway.errors import (
 )
 
 log = logging.getLogger("openclaw_cli.gateway")
+# One wait lasts at most Node's longest timer (2^31-1 ms): a larger --timeout cannot overflow.
+MAX_WAIT_S = 2_147_483.647
 
 # websockets logs whole frames (the connect frame holds the credentials) at DEBUG level:
 # give it a logger of its own that never emits below INFO, whatever the root level is.
@@ -199,7 +201,7 @@ class GatewayClient:
     def _remaining(self, deadline: float | None) -> float | None:
         if deadline is None:
             return None
-        return max(0.0, deadline - time.monotonic())
+        return min(MAX_WAIT_S, max(0.0, deadline - time.monotonic()))
 
     def _connect(self) -> frames.HelloOk:
         self.close()

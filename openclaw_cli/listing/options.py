@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from openclaw_cli.errors import CliError
+from openclaw_cli.errors import UsageError
 from openclaw_cli.jsstr import js_trim
 from openclaw_cli.units import MAX_SAFE_INTEGER
 
@@ -30,17 +30,17 @@ def parse_strict_positive_integer(value: str | None) -> int | None:
 
 
 def parse_active_minutes(value: str | None) -> int | None:
-    """None when `--active` is not given; raises CliError (exit 1) for a bad value."""
+    """None when `--active` is not given; raises UsageError (exit 2) for a bad value."""
     if value is None:
         return None
     minutes = parse_strict_positive_integer(value)
     if minutes is None:
-        raise CliError(ACTIVE_ERROR)
+        raise UsageError(ACTIVE_ERROR)
     return minutes
 
 
 def parse_limit(value: str | None) -> int | None:
-    """The row limit: 100 by default, None for `all`; raises CliError (exit 1) for a bad value."""
+    """The row limit: 100 by default, None for `all`; raises UsageError (exit 2) for a bad value."""
     if value is None:
         return DEFAULT_LIMIT
     text = js_trim(value)
@@ -48,5 +48,5 @@ def parse_limit(value: str | None) -> int | None:
         return None
     limit = parse_strict_positive_integer(text) if _DIGITS.fullmatch(text) else None
     if limit is None:
-        raise CliError(LIMIT_ERROR)
+        raise UsageError(LIMIT_ERROR)
     return limit

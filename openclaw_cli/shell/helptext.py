@@ -46,6 +46,18 @@ def parse_exit_codes(text: str) -> tuple[tuple[int, str], ...]:
     return tuple((int(m.group(1)), m.group(2).strip()) for m in parsed if m)
 
 
+def _exit_table(lines: list[str], i: int, rows: list[list[str]]) -> int:
+    """Read the indented `CODE  meaning` lines after an `Exit codes:` heading; the next index."""
+    while i < len(lines) and lines[i].strip() and _indent(lines[i]) > 0:
+        match = re.fullmatch(r"(\d+)\s+(.+)", lines[i].strip())
+        if match:
+            rows.append([match.group(1), match.group(2)])
+        elif rows:
+            rows[-1].append(lines[i].strip())
+        i += 1
+    return i
+
+
 def parse(text: str) -> HelpText:
     """Prose paragraphs, an `Examples:` block (a command per line, its description beside it
     after two spaces or on deeper-indented lines below) and an `Exit codes:` paragraph."""
@@ -53,8 +65,12 @@ def parse(text: str) -> HelpText:
     examples: list[list[str]] = []  # [command, description lines...]
     lines = text.split("\n")
     i = 0
+    exit_table: list[list[str]] = []  # [code, meaning lines...] of an `Exit codes:` table
     while i < len(lines):
         line = lines[i]
+        if line.strip() == "Exit codes:" and not exit_table:
+            i = _exit_table(lines, i + 1, exit_table)
+            continue
         if line.strip() != "Examples:":
             prose.append(line)
             i += 1
@@ -77,7 +93,7 @@ def parse(text: str) -> HelpText:
                 examples[-1].append(line.strip())
             i += 1
     paragraphs: list[str] = []
-    exit_codes: tuple[tuple[int, str], ...] = ()
+    exit_codes = tuple((int(row[0]), " ".join(row[1:])) for row in exit_table)
     for paragraph in _paragraphs(prose):
         if paragraph.startswith("Exit codes:") and not exit_codes:
             exit_codes = parse_exit_codes(paragraph[len("Exit codes:"):])

@@ -16,6 +16,18 @@ class ModelRequestError(CliError):
     """The model endpoint failed or answered with an error."""
 
 
+def is_http_url(value: str) -> bool:
+    """An http(s) URL with a host (and, if given, a valid port)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(value.strip())
+        parts.port  # noqa: B018 - raises ValueError for a bad port
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
 def chat_completions_url(base_url: str) -> str:
     return base_url.rstrip("/") + "/chat/completions"
 
@@ -49,8 +61,11 @@ def post_chat_completion(base_url: str, body: dict[str, Any], *, api_key: str | 
     headers = {"Content-Type": "application/json", "Accept": "text/event-stream, application/json"}
     if api_key:
         headers["Authorization"] = f"Bearer {api_key}"
-    request = urllib.request.Request(chat_completions_url(base_url), data=data, headers=headers,
-                                     method="POST")
+    url = chat_completions_url(base_url)
+    try:
+        request = urllib.request.Request(url, data=data, headers=headers, method="POST")
+    except ValueError as exc:
+        raise ModelRequestError(f"model request failed: {url} is not a usable URL ({exc})") from None
     try:
         response = urllib.request.urlopen(request, timeout=timeout)
     except urllib.error.HTTPError as exc:
@@ -63,10 +78,15 @@ def post_chat_completion(base_url: str, body: dict[str, Any], *, api_key: str | 
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
         raise ModelRequestError(f"model request failed: {reason}") from None
+    except ValueError as exc:  # a URL urllib cannot use (bad host or port)
+        raise ModelRequestError(f"model request failed: {url} is not a usable URL ({exc})") from None
     with response:
         content_type = response.headers.get("Content-Type", "")
         if "text/event-stream" not in content_type:
-            payload = json.loads(response.read().decode("utf-8", "replace") or "null")
+            try:
+                payload = json.loads(response.read().decode("utf-8", "replace") or "null")
+            except ValueError:
+                raise ModelRequestError(f"model response from {url} is not JSON") from None
             _raise_for_error(payload)
             try:
                 content = payload["choices"][0]["message"].get("content")

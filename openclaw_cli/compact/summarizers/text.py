@@ -12,14 +12,16 @@ from openclaw_cli.errors import UsageError
 
 
 def read_summary_text(source: str) -> str:
-    """The text of `--summary-file PATH`, or of standard input for `-`."""
-    if source == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            text = Path(source).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"cannot read summary file {source}: {exc.strerror or exc}") from None
+    """The text of `--summary-file PATH`, or of standard input for `-` (UTF-8 either way)."""
+    name = "standard input" if source == "-" else f"summary file {source}"
+    try:
+        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{name} is not UTF-8 text (invalid byte at offset {exc.start})") from None
     if not text.strip():
         raise UsageError("the summary is empty")
     return text
