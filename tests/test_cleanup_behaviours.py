@@ -877,7 +877,9 @@ def test_applying_cleanup_refuses_to_sweep_the_transcripts_of_a_lost_index(home,
     entries (the one it resets a corrupt store to) as an unreferenced artifact."""
     store = lost_index_home(home, store_text)
     before = folder_digest(home / ".openclaw")
-    result = cli(home, "--enforce", *(["--json"] if json_out else []), "--store", str(store))
+    # an explicit --store must name an existing file, so a missing store is the default one
+    where = ["--store", str(store)] if store_text is not None else []
+    result = cli(home, "--enforce", *(["--json"] if json_out else []), *where)
     assert result.returncode == 1
     assert result.stdout == ""
     assert result.stderr == (f"session store {store} {state}, yet 3 transcripts beside it would be swept as "
