@@ -11,7 +11,7 @@ from typing import Any
 
 from openclaw_cli import paths
 from openclaw_cli.errors import CliError, UsageError
-from openclaw_cli.jsstr import from_units, js_trim
+from openclaw_cli.js.strings import from_units, js_trim
 
 DEFAULT_AGENT_ID = "main"
 STORE_FILENAME = "sessions.json"

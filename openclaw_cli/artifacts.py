@@ -103,7 +103,7 @@ def format_archive_timestamp(now_ms: int) -> str:
 
 def parse_archive_timestamp(name: str, reason: str) -> int | None:
     """Epoch ms of the timestamp in `<name>.<reason>.<TS>` as `Date.parse` reads it, or None."""
-    from openclaw_cli.jsdate import parse_iso_ms
+    from openclaw_cli.js.dates import parse_iso_ms
 
     raw = _archive_suffix(name, reason)
     if not raw or not _ARCHIVE_TS.match(raw):
@@ -124,7 +124,7 @@ def looks_like_generated_id(value: str) -> bool:
 
 def generated_id_from_session_file(session_file: str | None) -> str | None:
     """The UUID session id inside a plain, topic or fork transcript name, if it has one."""
-    from openclaw_cli.jsstr import js_trim
+    from openclaw_cli.js.strings import js_trim
 
     if not isinstance(session_file, str):
         return None

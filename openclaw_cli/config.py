@@ -13,8 +13,8 @@ from typing import Any
 
 from openclaw_cli import paths
 from openclaw_cli.errors import ConfigError
-from openclaw_cli.jsstr import js_number_to_string as js_number_string
-from openclaw_cli.jsstr import js_trim
+from openclaw_cli.js.strings import js_number_to_string as js_number_string
+from openclaw_cli.js.strings import js_trim
 from openclaw_cli.units import MAX_SAFE_INTEGER, parse_byte_size, parse_duration_ms
 
 DEFAULT_GATEWAY_PORT = 18789

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from openclaw_cli.jsstr import js_string, js_truthy, pad_end, utf16_len, utf16_slice
+from openclaw_cli.js.strings import js_string, js_truthy, pad_end, utf16_len, utf16_slice
 
 KEY_PAD = 26
 AGE_PAD = 9

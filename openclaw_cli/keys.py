@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from openclaw_cli.jsstr import js_trim
+from openclaw_cli.js.strings import js_trim
 
 # Channels whose peer ids are opaque and keep their case inside a lowercased key.
 # (channel, peer kinds, span): "segment" keeps one segment, "tail" keeps the rest of the key.

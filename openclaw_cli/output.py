@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 
 def print_json(value) -> None:
-    from openclaw_cli import jsjson
+    from openclaw_cli.js import json as jsjson
 
     sys.stdout.write(jsjson.dumps_pretty(value) + "\n")
 

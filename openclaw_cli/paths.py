@@ -8,8 +8,8 @@ import re
 from collections.abc import Mapping, MutableMapping, Sequence
 
 from openclaw_cli.errors import CliError, UsageError
-from openclaw_cli import jspath
-from openclaw_cli.jsstr import js_trim
+from openclaw_cli.js import paths as jspath
+from openclaw_cli.js.strings import js_trim
 
 STATE_DIRNAME = ".openclaw"
 LEGACY_STATE_DIRNAMES = (".clawdbot",)

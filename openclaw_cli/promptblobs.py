@@ -8,7 +8,7 @@ import stat
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .jsjson import js_utf8, js_utf16_len
+from openclaw_cli.js.json import js_utf8, js_utf16_len
 from .store_normalize import UNDEF, js_truthy
 
 __all__ = [

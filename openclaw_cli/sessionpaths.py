@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from openclaw_cli import jspath
+from openclaw_cli.js import paths as jspath
 from openclaw_cli.artifacts import generated_id_from_session_file, is_checkpoint
-from openclaw_cli.jsstr import js_trim
+from openclaw_cli.js.strings import js_trim
 
 _SAFE_TRANSCRIPT_ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,127}\Z", re.IGNORECASE | re.ASCII)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Callable, Iterable
 
-from . import jsjson
+from openclaw_cli.js import json as jsjson
 from .errors import StoreError
 from .promptblobs import PromptBlob, ensure_prompt_blobs, hydrate_store, project_entry
 from .store_normalize import normalize_entry_ordered

@@ -11,8 +11,8 @@ import math
 import re
 from typing import Any
 
-from .jsjson import JS_WHITESPACE as _JS_WS
-from .jsjson import dumps_compact_bytes, js_number, js_ordered, js_trim, js_utf16_len
+from openclaw_cli.js.json import JS_WHITESPACE as _JS_WS
+from openclaw_cli.js.json import dumps_compact_bytes, js_number, js_ordered, js_trim, js_utf16_len
 
 __all__ = [
     "UNDEF",

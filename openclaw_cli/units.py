@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 
-from openclaw_cli.jsstr import js_round, js_trim
+from openclaw_cli.js.strings import js_round, js_trim
 
 MAX_SAFE_INTEGER = 2**53 - 1
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from openclaw_cli.jsdate import parse_iso_ms
+from openclaw_cli.js.dates import parse_iso_ms
 
 SAMPLES = [
     "2026-02-23T12:34:56.000Z", "2026-02-30T00:00:00Z", "2026-02-28T24:00:00Z", "2026-02-28T24:00:01Z",
@@ -31,7 +31,7 @@ def test_matches_node(reference, tz):
     out = subprocess.run([str(node), "-e", script, json.dumps(SAMPLES)], env=env, capture_output=True,
                          text=True, check=True).stdout.split("\n")
     ours = subprocess.run(
-        [sys.executable, "-c", "import json,sys; from openclaw_cli.jsdate import parse_iso_ms as p; "
+        [sys.executable, "-c", "import json,sys; from openclaw_cli.js.dates import parse_iso_ms as p; "
                           "print('\\n'.join('NaN' if p(s) is None else str(p(s)) for s in json.loads(sys.argv[1])))",
          json.dumps(SAMPLES)], env=env, capture_output=True, text=True, check=True).stdout.split("\n")
     assert ours[:len(SAMPLES)] == out[:len(SAMPLES)]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_cli import jsjson
+from openclaw_cli.js import json as jsjson
 
 NODE_ROUND_TRIP = r"""
 const fs = require("fs");

@@ -13,7 +13,8 @@ import pytest
 
 import refbin
 from helpers.folders import folder_digest
-from openclaw_cli import jsjson, store as S
+from openclaw_cli.js import json as jsjson
+from openclaw_cli import store as S
 from openclaw_cli.errors import StoreError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "data" / "store"))

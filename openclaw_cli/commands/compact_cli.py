@@ -94,7 +94,7 @@ def run_compact_command(req: CompactRequest, env: MutableMapping[str, str] | Non
 
 def _check_key(key: str) -> None:
     """An empty or blank KEY is bad usage (exit 2), with the words the Gateway uses for it."""
-    from openclaw_cli.jsstr import js_trim
+    from openclaw_cli.js.strings import js_trim
 
     if key == "":
         raise CompactFailed(EMPTY_KEY_ERROR, exit_code=2)
@@ -197,7 +197,7 @@ def resolve_local_target(cfg: Mapping[str, Any], env: Mapping[str, str], key: st
                                      resolve_store_path, session_store_template)
     from openclaw_cli.keys import parse_agent_key
     from openclaw_cli.listing.store_key import resolve_session_store_key
-    from openclaw_cli.jsstr import js_trim
+    from openclaw_cli.js.strings import js_trim
 
     if key == "":
         raise CompactFailed(EMPTY_KEY_ERROR)
@@ -374,7 +374,7 @@ def _print_failure(req: CompactRequest, exc: CompactFailed) -> int:
 
 
 def _num(value: Any) -> str:
-    from openclaw_cli.jsstr import js_number_to_string
+    from openclaw_cli.js.strings import js_number_to_string
 
     return js_number_to_string(value)
 

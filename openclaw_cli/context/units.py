@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from openclaw_cli.jsstr import JS_WHITESPACE as JS_WS  # noqa: F401  (re-exported for callers)
-from openclaw_cli.jsstr import from_units, js_trim, js_trim_end, to_units, utf16_len  # noqa: F401
+from openclaw_cli.js.strings import JS_WHITESPACE as JS_WS  # noqa: F401  (re-exported for callers)
+from openclaw_cli.js.strings import from_units, js_trim, js_trim_end, to_units, utf16_len  # noqa: F401
 
 
 def _high(ch: str) -> bool:

@@ -37,7 +37,7 @@ def _agent_entry(cfg: Mapping[str, Any] | None, agent_id: str) -> Mapping[str, A
 
 
 def _trimmed_str(value: Any) -> str:
-    from openclaw_cli.jsstr import js_trim
+    from openclaw_cli.js.strings import js_trim
 
     return js_trim(value) if isinstance(value, str) else ""
 
@@ -60,7 +60,7 @@ def resolve_workspace_dir(cfg: Mapping[str, Any] | None, agent_id: str, env: Map
     """`resolveAgentWorkspaceDir`: the agent's `workspace`, else defaults (+ `/<id>` for other
     agents), else `~/.openclaw/workspace` for the default agent and `<state>/workspace-<id>`.
     As Node opens it: NUL removed, a lone surrogate from a JSON escape as U+FFFD."""
-    from openclaw_cli.jsstr import from_units
+    from openclaw_cli.js.strings import from_units
 
     return from_units(_workspace_dir(cfg, agent_id, env).replace("\0", ""))
 

@@ -94,7 +94,7 @@ class ConfigDoc:
 
     def render(self, now_ms: int | None = None) -> str:
         """The file text the write would produce: stamps added, 2-space JSON, one newline."""
-        from openclaw_cli import jsjson
+        from openclaw_cli.js import json as jsjson
 
         out = copy.deepcopy(self.raw or {})
         stamp = iso_now(now_ms)

@@ -23,7 +23,7 @@ class LintResult:
 
 
 def _sort_key(finding: Finding):
-    from openclaw_cli.jsstr import locale_sort_key
+    from openclaw_cli.js.strings import locale_sort_key
 
     return (-SEVERITY_RANK[finding.severity], locale_sort_key(finding.check_id), locale_sort_key(finding.path or ""))
 
@@ -51,7 +51,7 @@ def run_checks(ctx: DoctorContext, checks: Sequence[Check], *, only: Sequence[st
 def emit(result: LintResult, severity_min: str, *, json_mode: bool, secrets: set[str],
          out: TextIO | None = None) -> int:
     """Print the result; returns the exit code (1 when a finding reaches the threshold)."""
-    from openclaw_cli import jsjson
+    from openclaw_cli.js import json as jsjson
     from openclaw_cli.doctor.report import scrub
 
     out = out or sys.stdout

@@ -66,7 +66,7 @@ def load_acp_sessions(env: Mapping[str, str] | None = None) -> dict[str, AcpMeta
 
 def meta_for_entry(sessions: Mapping[str, AcpMeta], session_key: str, entry: Mapping) -> AcpMeta | None:
     """readAcpSessionMetaForEntry: the row for this key, if it is not bound to another session id."""
-    from openclaw_cli.jsstr import js_trim
+    from openclaw_cli.js.strings import js_trim
 
     key = js_trim(session_key)
     if not key:

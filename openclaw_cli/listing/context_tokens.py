@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from openclaw_cli.listing.jsvalue import MISSING, coalesce
+from openclaw_cli.js.values import MISSING, coalesce
 from openclaw_cli.listing.runtime_config import DEFAULT_CONTEXT_TOKENS, defaults_of, is_record
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from openclaw_cli.keys import is_cron_key
-from openclaw_cli.listing.jsvalue import MISSING, truthy
+from openclaw_cli.js.values import MISSING, truthy
 
 
 def classify_session_kind(key: str, entry: Mapping) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from openclaw_cli.errors import UsageError
-from openclaw_cli.jsstr import js_trim
+from openclaw_cli.js.strings import js_trim
 from openclaw_cli.units import MAX_SAFE_INTEGER
 
 DEFAULT_LIMIT = 100

@@ -8,9 +8,9 @@ from typing import Any
 
 from openclaw_cli.agents import normalize_agent_id
 from openclaw_cli.keys import parse_agent_key
-from openclaw_cli.listing.jsvalue import MISSING, coalesce, lower_or_empty, opt_lower, opt_str
+from openclaw_cli.js.values import MISSING, coalesce, lower_or_empty, opt_lower, opt_str
 from openclaw_cli.listing.runtime_config import MAIN_KEY, is_record
-from openclaw_cli.jsstr import js_trim
+from openclaw_cli.js.strings import js_trim
 
 _VALID_ACCOUNT_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}", re.IGNORECASE | re.ASCII)
 _INVALID_ACCOUNT_CHARS = re.compile(r"[^a-z0-9_-]+")

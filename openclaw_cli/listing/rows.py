@@ -10,7 +10,7 @@ from typing import Any
 from openclaw_cli.keys import is_acp_key, parse_agent_key
 from openclaw_cli.listing.acp import AcpMeta, meta_for_entry
 from openclaw_cli.listing.context_tokens import ContextDefaults
-from openclaw_cli.listing.jsvalue import MISSING
+from openclaw_cli.js.values import MISSING
 from openclaw_cli.listing.kind import classify_session_kind
 from openclaw_cli.listing.model_ref import ModelRef, display_model_ref
 from openclaw_cli.listing.policy_key import runtime_policy_key

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from openclaw_cli import jsjson
-from openclaw_cli.jsstr import js_trim
+from openclaw_cli.js import json as jsjson
+from openclaw_cli.js.strings import js_trim
 from openclaw_cli import store as store_mod
 from openclaw_cli.maintenance import archive, budget, lostindex, steps
 from openclaw_cli.maintenance.entries import EntryPaths

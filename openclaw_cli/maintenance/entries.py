@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from openclaw_cli import jspath, sessionpaths
-from openclaw_cli.jsstr import js_trim
+from openclaw_cli.js import paths as jspath
+from openclaw_cli import sessionpaths
+from openclaw_cli.js.strings import js_trim
 from openclaw_cli.maintenance.fsview import FsView
 
 EMPTY_TRANSCRIPT_MAX_BYTES = 4096

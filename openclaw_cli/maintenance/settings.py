@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from openclaw_cli.jsstr import js_number_to_string, js_trim
+from openclaw_cli.js.strings import js_number_to_string, js_trim
 
 DEFAULT_PRUNE_AFTER_MS = 30 * 86_400_000
 MODEL_RUN_PRUNE_AFTER_MS = 86_400_000

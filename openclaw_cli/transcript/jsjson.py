@@ -7,8 +7,8 @@ import math
 import re
 from typing import Any
 
-from openclaw_cli.jsstr import JS_WHITESPACE, js_trim, utf16_len  # noqa: F401  (re-exported)
-from openclaw_cli.jsstr import js_number_to_string as number_to_string
+from openclaw_cli.js.strings import JS_WHITESPACE, js_trim, utf16_len  # noqa: F401  (re-exported)
+from openclaw_cli.js.strings import js_number_to_string as number_to_string
 
 _MAX_SAFE = 2**53
 _ARRAY_INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from openclaw_cli.jsstr import js_string
+from openclaw_cli.js.strings import js_string
 from openclaw_cli.transcript.jsjson import ordered_keys, stringify, utf16_len
 from openclaw_cli.transcript.tokens import block_text
 
@@ -20,7 +20,7 @@ TOOL_RESULT_MAX_CHARS = 2000
 
 def parse_timestamp_ms(value: Any) -> int | None:
     """Date.parse for the ISO strings transcripts carry (None when unparsable)."""
-    from openclaw_cli.jsdate import parse_iso_ms
+    from openclaw_cli.js.dates import parse_iso_ms
 
     return parse_iso_ms(value)
 

@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass, field
 
 from openclaw_cli.context.bootstrap import BootstrapFile, build_context_files
-from openclaw_cli.jsstr import js_trim_end, utf16_len
+from openclaw_cli.js.strings import js_trim_end, utf16_len
 
 DEFAULT_MAX_CHARS = 20_000
 DEFAULT_TOTAL_MAX_CHARS = 60_000

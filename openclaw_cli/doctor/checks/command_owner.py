@@ -15,7 +15,7 @@ EXAMPLE = "openclaw config set commands.ownerAllowFrom '[\"telegram:123456789\"]
 
 
 def has_owner(cfg: dict) -> bool:
-    from openclaw_cli.jsstr import js_number_to_string, js_trim
+    from openclaw_cli.js.strings import js_number_to_string, js_trim
 
     commands = cfg.get("commands") if isinstance(cfg.get("commands"), dict) else {}
     owners = commands.get("ownerAllowFrom")

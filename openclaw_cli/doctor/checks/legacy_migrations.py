@@ -538,7 +538,7 @@ def control_ui_origins(raw: dict, changes: Changes) -> None:
         return
     port = gateway.get("port")
     port = port if isinstance(port, (int, float)) and not isinstance(port, bool) and port > 0 else 18789
-    from openclaw_cli.jsstr import js_number_to_string
+    from openclaw_cli.js.strings import js_number_to_string
 
     port_text = js_number_to_string(port)
     origins = [f"http://localhost:{port_text}", f"http://127.0.0.1:{port_text}"]

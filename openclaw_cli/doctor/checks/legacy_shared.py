@@ -61,7 +61,7 @@ MISSING: Any = _Missing()
 
 def js_str(value: Any) -> str:
     """`String(value)` for JSON values."""
-    from openclaw_cli.jsstr import js_number_to_string
+    from openclaw_cli.js.strings import js_number_to_string
 
     if value is True:
         return "true"

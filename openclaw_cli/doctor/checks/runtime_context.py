@@ -110,7 +110,7 @@ def _strip_legacy(text: str) -> str:
 
 
 def _strip_preface(text: str) -> str:
-    from openclaw_cli.jsstr import js_trim
+    from openclaw_cli.js.strings import js_trim
 
     lines = re.split(r"\r?\n", text)
     changed = False

@@ -67,7 +67,7 @@ def resolve_stale_ms(cfg: dict, env) -> int:
 
 
 def inspect_lock(path: str, stale_ms: int, now_ms: int) -> LockInfo:
-    from openclaw_cli.jsdate import parse_iso_ms as parse_ms
+    from openclaw_cli.js.dates import parse_iso_ms as parse_ms
 
     payload = None
     try:
@@ -124,7 +124,7 @@ def _removable(info: LockInfo, stale_ms: int, now_ms: int) -> bool:
 
 def scan_locks(ctx: DoctorContext, *, remove: bool = False) -> list[LockInfo]:
     from openclaw_cli.doctor.checks.sessionfiles import list_agent_session_dirs
-    from openclaw_cli.jsstr import locale_sort_key
+    from openclaw_cli.js.strings import locale_sort_key
 
     stale_ms = resolve_stale_ms(ctx.cfg, ctx.env)
     now_ms = int(time.time() * 1000)

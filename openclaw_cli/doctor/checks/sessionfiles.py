@@ -106,7 +106,7 @@ def skipped_orphans_message(count: int, shown_dir: str) -> str:
 
 def list_agent_session_dirs(state_dir: str) -> list[str]:
     """`<state>/agents/*/sessions`, sorted, whether or not each exists."""
-    from openclaw_cli.jsstr import locale_sort_key
+    from openclaw_cli.js.strings import locale_sort_key
 
     agents = os.path.join(state_dir, "agents")
     try:

@@ -72,7 +72,7 @@ def _other_state_dirs(state_dir: str) -> list[str]:
 def orphan_agent_dirs(ctx: DoctorContext) -> list[tuple[str, str]]:
     """(dir name, normalised id) of `<state>/agents/<d>/agent` folders no configured agent owns."""
     from openclaw_cli.agents import list_agent_ids, normalize_agent_id
-    from openclaw_cli.jsstr import locale_sort_key
+    from openclaw_cli.js.strings import locale_sort_key
     from openclaw_cli.paths import resolve_user_path
 
     configured = {normalize_agent_id(ctx.default_agent_id)}

@@ -38,7 +38,7 @@ class TranscriptResult:
 
 def parse_entries(text: str) -> list[dict]:
     """Each non-blank line as JSON; objects kept, anything else skipped; one bad line → []."""
-    from openclaw_cli import jsjson
+    from openclaw_cli.js import json as jsjson
 
     out: list[dict] = []
     for line in re.split(r"\r?\n", text):
@@ -175,7 +175,7 @@ def _text(content: Any) -> str | None:
 
 def has_broken_branch(entries: list[dict], active: list[dict]) -> bool:
     from openclaw_cli.doctor.checks.runtime_context import has_internal_context, strip_internal_context
-    from openclaw_cli.jsstr import js_trim
+    from openclaw_cli.js.strings import js_trim
 
     active_ids = {i for i in (_id(e) for e in active) if i}
     on_path: set[tuple[str, str]] = set()
@@ -209,7 +209,7 @@ def _stamp() -> str:
 
 
 def _write_lines(path: str, entries: list[dict]) -> None:
-    from openclaw_cli import jsjson
+    from openclaw_cli.js import json as jsjson
 
     text = "\n".join(jsjson.dumps_compact(e) for e in entries) + "\n"
     with open(path, "w", encoding="utf-8") as handle:  # keeps the file's mode, like writeFile
@@ -260,7 +260,7 @@ def repair_file(path: str, *, repair: bool) -> TranscriptResult:
 
 
 def list_transcripts(session_dirs: list[str]) -> list[str]:
-    from openclaw_cli.jsstr import locale_sort_key
+    from openclaw_cli.js.strings import locale_sort_key
 
     files: list[str] = []
     for folder in session_dirs:

@@ -32,8 +32,8 @@ JSON_MAX_DEPTH_ERROR = "JSON nesting is too deep"
 _TWO53 = 9007199254740992
 _MAX_ARRAY_INDEX = 4294967294
 
-from openclaw_cli.jsstr import JS_WHITESPACE, js_number_to_string, js_trim  # noqa: E402,F401  (re-exported)
-from openclaw_cli.jsstr import utf16_len as js_utf16_len  # noqa: E402,F401
+from openclaw_cli.js.strings import JS_WHITESPACE, js_number_to_string, js_trim  # noqa: E402,F401  (re-exported)
+from openclaw_cli.js.strings import utf16_len as js_utf16_len  # noqa: E402,F401
 
 
 def js_utf8(value: str) -> bytes:

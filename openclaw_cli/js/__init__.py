@@ -1,0 +1,1 @@
+"""JavaScript semantics for byte parity with OpenClaw: JSON, strings, dates, paths, values."""
