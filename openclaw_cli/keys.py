@@ -226,7 +226,7 @@ def is_model_run_key(key: str) -> bool:
 def is_stale_direct_dm_key(key: str, *, target_agent_id: str, active_key: str | None,
                             dm_scope: str) -> bool:
     """`--fix-dm-scope`: direct-DM keys left over from a per-peer dmScope, when dmScope is main."""
-    from openclaw_cli.agents import normalize_agent_id
+    from openclaw_cli.config.agents import normalize_agent_id
 
     if dm_scope != "main":
         return False

@@ -27,8 +27,8 @@ def valid_transcript_id(session_id) -> str | None:
 
 
 def _state_agents_sessions_dir(agent_id: str, env: Mapping[str, str] | None) -> str:
-    from openclaw_cli.agents import normalize_agent_id
-    from openclaw_cli.paths import resolve_state_dir
+    from openclaw_cli.config.agents import normalize_agent_id
+    from openclaw_cli.config.paths import resolve_state_dir
 
     return jspath.resolve(resolve_state_dir(env), "agents", normalize_agent_id(agent_id), "sessions")
 
@@ -46,7 +46,7 @@ def _from_agent_dir(agent_dir: str, candidate: str, rp: Realpath) -> str | None:
 
 
 def _sibling_sessions_dir(base: str, agent_id: str) -> str | None:
-    from openclaw_cli.agents import normalize_agent_id
+    from openclaw_cli.config.agents import normalize_agent_id
 
     base = jspath.resolve(base)
     if base.rsplit("/", 1)[-1] != "sessions":
@@ -70,7 +70,7 @@ def _agent_path_parts(candidate: str) -> tuple[list[str], int] | None:
 
 
 def _structural_fallback(candidate: str, agent_id: str) -> str | None:
-    from openclaw_cli.agents import normalize_agent_id
+    from openclaw_cli.config.agents import normalize_agent_id
 
     parsed = _agent_path_parts(candidate)
     if not parsed:

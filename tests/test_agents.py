@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_cli import agents, config
-from openclaw_cli.agents import Target
+from openclaw_cli.config import agents, load as config
+from openclaw_cli.config.agents import Target
 from openclaw_cli.errors import CliError
 
 DIST = "node_modules/openclaw/dist"

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_cli import agents, config, paths
+from openclaw_cli.config import agents, load as config, paths
 from openclaw_cli.errors import ConfigError
 from openclaw_cli.js.strings import js_number_to_string as js_number_string
-from openclaw_cli.units import parse_byte_size, parse_duration_ms
+from openclaw_cli.config.units import parse_byte_size, parse_duration_ms
 
 DATA = Path(__file__).resolve().parent / "data" / "config"
 DIST = "node_modules/openclaw/dist"

@@ -34,7 +34,7 @@ from openclaw_cli.gateway.discovery import (
     resolve_target,
 )
 from openclaw_cli.gateway.scopes import CLI_DEFAULT_SCOPES, scopes_for_method
-from openclaw_cli.paths import apply_cli_profile
+from openclaw_cli.config.paths import apply_cli_profile
 
 
 def gw(**gateway):

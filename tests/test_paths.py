@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_cli import agents, config, paths
+from openclaw_cli.config import agents, load as config, paths
 from openclaw_cli.errors import CliError, UsageError
 
 DIST = "node_modules/openclaw/dist"

@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> None:
     from typer._click import exceptions as click_exc
 
     from openclaw_cli.errors import CliError
-    from openclaw_cli.paths import apply_cli_profile, parse_cli_profile_args
+    from openclaw_cli.config.paths import apply_cli_profile, parse_cli_profile_args
 
     from openclaw_cli.output import GuardedStream
 

@@ -60,8 +60,8 @@ def fish_cmd() -> None:
 def agent_ids_cmd() -> None:
     """Print the configured agent ids, one a line (for completing --agent); nothing on any error."""
     try:
-        from openclaw_cli.agents import list_agent_ids
-        from openclaw_cli.config import load_config
+        from openclaw_cli.config.agents import list_agent_ids
+        from openclaw_cli.config.load import load_config
 
         ids = list_agent_ids(load_config(strict=False).data)
     except Exception:  # noqa: BLE001 - a completion helper stays silent

@@ -39,7 +39,7 @@ class CleanupOutcome:
 
 
 def resolve_targets(cfg: Mapping, req: CleanupRequest, env: Mapping[str, str]) -> list[Target]:
-    from openclaw_cli.agents import check_explicit_store, resolve_session_store_targets
+    from openclaw_cli.config.agents import check_explicit_store, resolve_session_store_targets
 
     found = resolve_session_store_targets(cfg, store=req.store, agent=req.agent, all_agents=req.all_agents,
                                           env=env)
@@ -50,7 +50,7 @@ def resolve_targets(cfg: Mapping, req: CleanupRequest, env: Mapping[str, str]) -
 
 def run_cleanup(req: CleanupRequest, env: Mapping[str, str] | None = None) -> CleanupOutcome:
     """Local cleanup of every selected store (the Gateway path is chosen by the caller)."""
-    from openclaw_cli.config import load_config
+    from openclaw_cli.config.load import load_config
     from openclaw_cli.maintenance.settings import resolve_maintenance
     from openclaw_cli.store import load_store
 
@@ -119,7 +119,7 @@ def _preview(cfg, target, loaded, settings, mode, opts, env, now_ms):
 def _plan(cfg, target, loaded, settings, mode, opts, env, now_ms, lock_paths: list[str]):
     from openclaw_cli.maintenance.apply import plan_apply
     from openclaw_cli.maintenance.fsview import FsView
-    from openclaw_cli.paths import resolve_required_home
+    from openclaw_cli.config.paths import resolve_required_home
 
     # Our own lock files (several stores may share a folder) are invisible to every count.
     folder = os.path.dirname(target.store_path)

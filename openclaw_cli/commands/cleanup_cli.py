@@ -59,7 +59,7 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
 
 
 def _config_or_none():
-    from openclaw_cli.config import load_config
+    from openclaw_cli.config.load import load_config
 
     try:
         return load_config().data

@@ -138,7 +138,7 @@ def _scrubbed(req: CompactRequest, text: str) -> str:
 def _via_gateway(req: CompactRequest, env: MutableMapping[str, str], max_lines: int | None,
                  timeout_ms: int | None) -> dict[str, Any] | None:
     """The Gateway's `sessions.compact` reply; None when no local Gateway runs (work offline)."""
-    from openclaw_cli.config import load_config
+    from openclaw_cli.config.load import load_config
     from openclaw_cli.gateway import GatewayError, GatewayRequestError, GatewayUnavailable
     from openclaw_cli.gateway.discovery import SOURCE_LOCAL, SOURCE_REMOTE_MISSING
     from openclaw_cli.gateway.rpc import connection_if_running, sessions_compact
@@ -193,8 +193,8 @@ class LocalTarget:
 def resolve_local_target(cfg: Mapping[str, Any], env: Mapping[str, str], key: str,
                          agent: str | None) -> LocalTarget:
     """The canonical key, agent and store the Gateway's `sessions.compact` would use."""
-    from openclaw_cli.agents import (list_agent_ids, normalize_agent_id, resolve_default_agent_id,
-                                     resolve_store_path, session_store_template)
+    from openclaw_cli.config.agents import (list_agent_ids, normalize_agent_id, resolve_default_agent_id,
+                                            resolve_store_path, session_store_template)
     from openclaw_cli.keys import parse_agent_key
     from openclaw_cli.listing.store_key import resolve_session_store_key
     from openclaw_cli.js.strings import js_trim
@@ -303,9 +303,9 @@ def choose_model(req: CompactRequest, cfg: Mapping[str, Any], target: LocalTarge
 
 
 def _run_offline(req: CompactRequest, env: MutableMapping[str, str], max_lines: int | None) -> int:
-    from openclaw_cli import paths
+    from openclaw_cli.config import paths
     from openclaw_cli.compact.command import run_offline_compact
-    from openclaw_cli.config import load_config
+    from openclaw_cli.config.load import load_config
 
     cfg = load_config(env).data
     target = resolve_local_target(cfg, env, req.key, req.agent)
@@ -489,7 +489,7 @@ def _print_dry_run(result: dict[str, Any], offline: Mapping[str, Any], req: Comp
 
 def _logging_config() -> Mapping[str, Any] | None:
     """The config whose `logging` section decides console redaction (None when unreadable)."""
-    from openclaw_cli.config import load_config
+    from openclaw_cli.config.load import load_config
 
     try:
         return load_config().data

@@ -22,7 +22,7 @@ def cleanup_via_gateway(params: dict, env: MutableMapping[str, str], opts: Gatew
     Anything that answers but refuses is an error: writing locally would race the Gateway,
     which owns the store while it runs.
     """
-    from openclaw_cli.config import load_config
+    from openclaw_cli.config.load import load_config
     from openclaw_cli.gateway import GatewayUnavailable
     from openclaw_cli.gateway.rpc import OFFLINE_REPAIR_HINT, connection_if_running, sessions_cleanup
 

@@ -32,8 +32,8 @@ def _style():
 def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, store: str | None,
                      active: str | None, limit: str | None) -> None:
     from openclaw_cli import output
-    from openclaw_cli.agents import check_explicit_store, resolve_session_store_targets
-    from openclaw_cli.config import load_config
+    from openclaw_cli.config.agents import check_explicit_store, resolve_session_store_targets
+    from openclaw_cli.config.load import load_config
     from openclaw_cli.listing.acp import load_acp_sessions
     from openclaw_cli.listing.context_tokens import ContextDefaults
     from openclaw_cli.listing.model_ref import default_model_ref

@@ -77,7 +77,7 @@ def _positive_floor(value: Any) -> int | None:
 
 
 def _agent_entry(cfg: Mapping[str, Any] | None, agent_id: str | None) -> Mapping[str, Any] | None:
-    from openclaw_cli.agents import normalize_agent_id
+    from openclaw_cli.config.agents import normalize_agent_id
 
     if not isinstance(cfg, Mapping) or not agent_id:
         return None

@@ -107,7 +107,7 @@ def build_estimate(target: Target) -> Loaded:
         workspace_dir=target.workspace_dir, max_chars=max_chars, total_max_chars=total,
         sandbox=sandbox_status(target), bootstrap=files, injected=injected, skills_prompt=prompt)
     if prompt is None:
-        from openclaw_cli import paths
+        from openclaw_cli.config import paths
 
         names = folder_skill_names(target.workspace_dir, paths.resolve_state_dir(target.env))
         if names:

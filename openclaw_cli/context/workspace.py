@@ -25,7 +25,7 @@ def _agents_section(cfg: Mapping[str, Any] | None) -> Mapping[str, Any]:
 
 
 def _agent_entry(cfg: Mapping[str, Any] | None, agent_id: str) -> Mapping[str, Any] | None:
-    from openclaw_cli.agents import normalize_agent_id
+    from openclaw_cli.config.agents import normalize_agent_id
 
     entries = _agents_section(cfg).get("list")
     for entry in entries if isinstance(entries, list) else []:
@@ -44,7 +44,7 @@ def _trimmed_str(value: Any) -> str:
 
 def default_workspace_dir(env: Mapping[str, str]) -> str:
     """`~/.openclaw/workspace` (OPENCLAW_WORKSPACE_DIR, or `workspace-<profile>` for a profile)."""
-    from openclaw_cli import paths
+    from openclaw_cli.config import paths
 
     explicit = _trimmed_str(env.get("OPENCLAW_WORKSPACE_DIR"))
     if explicit:
@@ -66,8 +66,8 @@ def resolve_workspace_dir(cfg: Mapping[str, Any] | None, agent_id: str, env: Map
 
 
 def _workspace_dir(cfg: Mapping[str, Any] | None, agent_id: str, env: Mapping[str, str]) -> str:
-    from openclaw_cli import paths
-    from openclaw_cli.agents import normalize_agent_id, resolve_default_agent_id
+    from openclaw_cli.config import paths
+    from openclaw_cli.config.agents import normalize_agent_id, resolve_default_agent_id
 
     agent = normalize_agent_id(agent_id)
     entry = _agent_entry(cfg, agent)
@@ -153,8 +153,8 @@ def setup_completed(workspace: str) -> bool:
 
 def _heartbeat_enabled(cfg: Mapping[str, Any] | None, agent_id: str) -> bool:
     """`shouldIncludeHeartbeatGuidanceForSystemPrompt` for the default agent."""
-    from openclaw_cli.agents import normalize_agent_id
-    from openclaw_cli.units import parse_duration_ms
+    from openclaw_cli.config.agents import normalize_agent_id
+    from openclaw_cli.config.units import parse_duration_ms
 
     entries = [e for e in (_agents_section(cfg).get("list") or []) if isinstance(e, Mapping)] \
         if isinstance(_agents_section(cfg).get("list"), list) else []
@@ -202,7 +202,7 @@ def resolve_bootstrap_files(cfg: Mapping[str, Any] | None, agent_id: str, sessio
     """`resolveBootstrapFilesForRun` without hooks: load, filter by session kind, drop a root
     BOOTSTRAP.md once setup is complete, drop HEARTBEAT.md when the default agent has heartbeat
     guidance off, then resolve paths and drop duplicates."""
-    from openclaw_cli.agents import normalize_agent_id, resolve_default_agent_id
+    from openclaw_cli.config.agents import normalize_agent_id, resolve_default_agent_id
 
     files = _session_filter(load_bootstrap_files(workspace), session_key)
     if setup_completed(workspace):

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from openclaw_cli import config as cfgmod
-from openclaw_cli.config import ConfigIssue
+from openclaw_cli.config import load as cfgmod
+from openclaw_cli.config.load import ConfigIssue
 
 COMPAT_VERSION = "2026.7.1"
 BACKUP_COUNT = 5

@@ -49,13 +49,13 @@ class DoctorContext:
 
     @cached_property
     def home(self) -> str:
-        from openclaw_cli.paths import resolve_required_home
+        from openclaw_cli.config.paths import resolve_required_home
 
         return resolve_required_home(self.env)
 
     @cached_property
     def state_dir(self) -> str:
-        from openclaw_cli.paths import resolve_state_dir
+        from openclaw_cli.config.paths import resolve_state_dir
 
         return resolve_state_dir(self.env)
 
@@ -65,23 +65,23 @@ class DoctorContext:
 
     @property
     def default_agent_id(self) -> str:
-        from openclaw_cli.agents import resolve_default_agent_id
+        from openclaw_cli.config.agents import resolve_default_agent_id
 
         return resolve_default_agent_id(self.cfg)
 
     def sessions_dir(self, agent_id: str | None = None) -> str:
-        from openclaw_cli.agents import resolve_agent_sessions_dir
+        from openclaw_cli.config.agents import resolve_agent_sessions_dir
 
         return resolve_agent_sessions_dir(agent_id or self.default_agent_id, self.env)
 
     def store_path(self, agent_id: str | None = None) -> str:
-        from openclaw_cli.agents import resolve_store_path, session_store_template
+        from openclaw_cli.config.agents import resolve_store_path, session_store_template
 
         return resolve_store_path(session_store_template(self.cfg), agent_id or self.default_agent_id, self.env)
 
     def display(self, path: str) -> str:
         """A path with the home folder shown as `~` (`$OPENCLAW_HOME` when that is set)."""
-        from openclaw_cli.paths import resolve_effective_home
+        from openclaw_cli.config.paths import resolve_effective_home
 
         home = resolve_effective_home(self.env)
         if not home or not path:

@@ -67,7 +67,7 @@ def _parse_port(text: str) -> int | None:
 
 def parse_port_env(raw: str | None) -> int | None:
     """OPENCLAW_GATEWAY_PORT as `18789`, `host:18789` or `[::1]:18789`; None when unusable."""
-    from openclaw_cli.config import parse_gateway_port_env
+    from openclaw_cli.config.load import parse_gateway_port_env
 
     return parse_gateway_port_env(raw)
 
@@ -83,7 +83,7 @@ def parse_port_option(value: Any) -> int:
 
 def resolve_port(cfg: Mapping[str, Any] | None, env: Mapping[str, str], port: Any = None) -> int:
     """Local Gateway port: explicit `--port`, OPENCLAW_GATEWAY_PORT, gateway.port, 18789."""
-    from openclaw_cli.config import resolve_gateway_port
+    from openclaw_cli.config.load import resolve_gateway_port
 
     if port is not None:
         return parse_port_option(port)
@@ -207,7 +207,7 @@ def pem_fingerprint(path: str) -> str | None:
 
 def _state_dir(env: Mapping[str, str]) -> str:
     try:
-        from openclaw_cli.paths import resolve_state_dir
+        from openclaw_cli.config.paths import resolve_state_dir
     except ImportError:  # pragma: no cover - only while the paths module is missing
         override = env.get("OPENCLAW_STATE_DIR")
         home = env.get("HOME") or os.path.expanduser("~")

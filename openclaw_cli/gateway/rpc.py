@@ -59,7 +59,7 @@ def connection_for(method: str, env: MutableMapping[str, str] | None = None, *,
         if url and url.strip() and explicit:
             cfg = {}
         else:
-            from openclaw_cli.config import load_config
+            from openclaw_cli.config.load import load_config
 
             loaded = load_config(env, strict=strict)
             cfg = loaded.data

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from openclaw_cli import paths
+from openclaw_cli.config import paths
 
 
 @dataclass(frozen=True)

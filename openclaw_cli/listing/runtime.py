@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from openclaw_cli.agents import normalize_agent_id, resolve_default_agent_id
+from openclaw_cli.config.agents import normalize_agent_id, resolve_default_agent_id
 from openclaw_cli.js.strings import sanitize_terminal_text
 from openclaw_cli.keys import is_acp_key, parse_agent_key
 from openclaw_cli.listing.cli_providers import is_cli_provider

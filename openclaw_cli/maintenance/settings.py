@@ -36,7 +36,7 @@ def _stringified(value) -> str | None:
 
 
 def _duration(raw, fallback: int) -> int:
-    from openclaw_cli.units import parse_duration_ms
+    from openclaw_cli.config.units import parse_duration_ms
 
     text = _stringified(raw)
     if not text:
@@ -48,7 +48,7 @@ def _duration(raw, fallback: int) -> int:
 
 
 def _bytes(raw) -> int | None:
-    from openclaw_cli.units import parse_byte_size
+    from openclaw_cli.config.units import parse_byte_size
 
     text = _stringified(raw)
     if not text:

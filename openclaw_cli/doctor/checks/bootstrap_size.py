@@ -39,9 +39,9 @@ def _setup_complete(workspace: str) -> bool:
 
 
 def _heartbeat_included(cfg: dict, agent_id: str) -> bool:
-    from openclaw_cli.agents import normalize_agent_id
+    from openclaw_cli.config.agents import normalize_agent_id
     from openclaw_cli.doctor.checks.workspace import agent_entry
-    from openclaw_cli.units import parse_duration_ms
+    from openclaw_cli.config.units import parse_duration_ms
 
     agents = cfg.get("agents") if isinstance(cfg.get("agents"), dict) else {}
     entries = [e for e in agents.get("list") or [] if e] if isinstance(agents.get("list"), list) else []

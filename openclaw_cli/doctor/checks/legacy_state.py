@@ -19,7 +19,7 @@ NOT_MIGRATED = ("This tool reports legacy state but does not move it; starting t
 
 
 def preview(ctx: DoctorContext) -> list[str]:
-    from openclaw_cli.agents import normalize_agent_id
+    from openclaw_cli.config.agents import normalize_agent_id
 
     state = ctx.state_dir
     agent = normalize_agent_id(ctx.default_agent_id)
@@ -41,7 +41,7 @@ def preview(ctx: DoctorContext) -> list[str]:
 
 
 def legacy_state_dir_in_use(ctx: DoctorContext) -> str | None:
-    from openclaw_cli.paths import LEGACY_STATE_DIRNAMES
+    from openclaw_cli.config.paths import LEGACY_STATE_DIRNAMES
 
     if (ctx.env.get("OPENCLAW_STATE_DIR") or "").strip():
         return None

@@ -43,7 +43,7 @@ def folder_bytes(sessions_dir: str) -> int:
 
 def _targets(ctx: DoctorContext):
     """Stores of the configured agents; with --deep also every `<state>/agents/*/sessions` store."""
-    from openclaw_cli.agents import Target, normalize_agent_id, resolve_session_store_targets
+    from openclaw_cli.config.agents import Target, normalize_agent_id, resolve_session_store_targets
 
     try:
         targets = resolve_session_store_targets(ctx.cfg, all_agents=True, env=ctx.env)

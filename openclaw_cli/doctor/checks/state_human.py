@@ -71,9 +71,9 @@ def _other_state_dirs(state_dir: str) -> list[str]:
 
 def orphan_agent_dirs(ctx: DoctorContext) -> list[tuple[str, str]]:
     """(dir name, normalised id) of `<state>/agents/<d>/agent` folders no configured agent owns."""
-    from openclaw_cli.agents import list_agent_ids, normalize_agent_id
+    from openclaw_cli.config.agents import list_agent_ids, normalize_agent_id
     from openclaw_cli.js.strings import locale_sort_key
-    from openclaw_cli.paths import resolve_user_path
+    from openclaw_cli.config.paths import resolve_user_path
 
     configured = {normalize_agent_id(ctx.default_agent_id)}
     agents_cfg = ctx.cfg.get("agents") if isinstance(ctx.cfg.get("agents"), dict) else {}
@@ -116,7 +116,7 @@ def _preview(items: list[str], limit: int = 3) -> str:
 
 
 def main_session_key(cfg: dict) -> str:
-    from openclaw_cli.agents import normalize_agent_id
+    from openclaw_cli.config.agents import normalize_agent_id
 
     session = cfg.get("session") if isinstance(cfg.get("session"), dict) else {}
     if session.get("scope") == "global":

@@ -17,7 +17,7 @@ CHECK_ID = "core/doctor/state-integrity"
 
 
 def oauth_dir(ctx: DoctorContext) -> str:
-    from openclaw_cli.paths import resolve_user_path
+    from openclaw_cli.config.paths import resolve_user_path
 
     override = (ctx.env.get("OPENCLAW_OAUTH_DIR") or "").strip()
     return resolve_user_path(override, ctx.env) if override else os.path.join(ctx.state_dir, "credentials")

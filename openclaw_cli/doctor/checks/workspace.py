@@ -10,7 +10,7 @@ if TYPE_CHECKING:
 
 
 def agent_entry(cfg: dict, agent_id: str) -> dict | None:
-    from openclaw_cli.agents import normalize_agent_id
+    from openclaw_cli.config.agents import normalize_agent_id
 
     agents = cfg.get("agents") if isinstance(cfg.get("agents"), dict) else {}
     entries = agents.get("list") if isinstance(agents.get("list"), list) else []
@@ -32,7 +32,7 @@ def agent_setting(cfg: dict, agent_id: str, key: str) -> Any:
 
 
 def workspace_dir(ctx: DoctorContext, agent_id: str | None = None) -> str:
-    from openclaw_cli.paths import resolve_required_home, resolve_user_path
+    from openclaw_cli.config.paths import resolve_required_home, resolve_user_path
 
     cfg, env = ctx.cfg, ctx.env
     agent_id = agent_id or ctx.default_agent_id

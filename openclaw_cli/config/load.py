@@ -11,11 +11,11 @@ from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from openclaw_cli import paths
+from openclaw_cli.config import paths
 from openclaw_cli.errors import ConfigError
 from openclaw_cli.js.strings import js_number_to_string as js_number_string
 from openclaw_cli.js.strings import js_trim
-from openclaw_cli.units import MAX_SAFE_INTEGER, parse_byte_size, parse_duration_ms
+from openclaw_cli.config.units import MAX_SAFE_INTEGER, parse_byte_size, parse_duration_ms
 
 DEFAULT_GATEWAY_PORT = 18789
 MAX_INCLUDE_DEPTH = 10
@@ -1240,7 +1240,7 @@ _OTHER_SECTIONS = {
 
 
 def _agent_id(value: Any) -> str:
-    from openclaw_cli.agents import normalize_agent_id
+    from openclaw_cli.config.agents import normalize_agent_id
 
     return normalize_agent_id(value if isinstance(value, str) else None)
 
@@ -1288,7 +1288,7 @@ _ROOT = _Obj({
 
 
 def _duplicate_agent_dirs(cfg: dict, env: Mapping[str, str] | None) -> list[ConfigIssue]:
-    from openclaw_cli.agents import normalize_agent_id
+    from openclaw_cli.config.agents import normalize_agent_id
 
     agents = cfg.get("agents") if isinstance(cfg.get("agents"), dict) else {}
     entries = [e for e in agents.get("list") or [] if isinstance(e, dict)]

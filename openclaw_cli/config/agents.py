@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from openclaw_cli import paths
+from openclaw_cli.config import paths
 from openclaw_cli.errors import CliError, UsageError
 from openclaw_cli.js.strings import from_units, js_trim
 

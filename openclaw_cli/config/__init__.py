@@ -1,0 +1,1 @@
+"""OpenClaw's config: state paths, `openclaw.json` loading, agents, units."""
