@@ -2,7 +2,7 @@
 
 import pytest
 
-from openclaw_cli import artifacts as a
+from openclaw_cli.store import artifacts as a
 
 TS = "2026-02-23T12-34-56.000Z"
 CP = "keep.checkpoint.0f8fad5b-d9cb-469f-a165-70867728950e.jsonl"

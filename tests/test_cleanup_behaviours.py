@@ -15,7 +15,7 @@ import pytest
 
 import refbin
 from helpers.folders import folder_digest
-from openclaw_cli import artifacts, keys
+from openclaw_cli.store import artifacts, keys
 from openclaw_cli.commands.cleanup import CleanupRequest, run_cleanup
 from openclaw_cli.errors import CliError, LockBusyError, StoreError
 from openclaw_cli.maintenance import archive, budget, steps
@@ -24,7 +24,7 @@ from openclaw_cli.maintenance.fsview import FsView
 from openclaw_cli.maintenance.plan import CleanupOptions, preserve_keys
 from openclaw_cli.maintenance.settings import resolve_maintenance
 from helpers.folders import folder_digest
-from openclaw_cli.store import load_store, save_store
+from openclaw_cli.store.sessions_json import load_store, save_store
 
 MIN_MS = 60_000
 DAY_MS = 86_400_000

@@ -150,7 +150,7 @@ def test_a_file_changed_after_planning_is_skipped_and_reported(home, monkeypatch
 
 
 def test_disk_full_while_writing_the_store_leaves_it_intact(home, monkeypatch):
-    from openclaw_cli import store as store_mod
+    from openclaw_cli.store import sessions_json as store_mod
     from openclaw_cli.commands import cleanup as cleanup_cmd
     from openclaw_cli.errors import CliError
 

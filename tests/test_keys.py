@@ -2,7 +2,7 @@
 
 import pytest
 
-from openclaw_cli import keys
+from openclaw_cli.store import keys
 
 UUID = "0f8fad5b-d9cb-469f-a165-70867728950e"
 

@@ -7,8 +7,8 @@ import os
 import stat
 import time
 
-from openclaw_cli import promptblobs as P
-from openclaw_cli import store as S
+from openclaw_cli.store import promptblobs as P
+from openclaw_cli.store import sessions_json as S
 
 
 def sha(text: str) -> str:

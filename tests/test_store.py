@@ -14,7 +14,7 @@ import pytest
 import refbin
 from helpers.folders import folder_digest
 from openclaw_cli.js import json as jsjson
-from openclaw_cli import store as S
+from openclaw_cli.store import sessions_json as S
 from openclaw_cli.errors import StoreError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "data" / "store"))
@@ -448,7 +448,7 @@ def test_measure_helpers_match_serialisation(tmp_path):
     store = jsjson.loads(jsjson.dumps_compact_bytes(store))
     S.normalize_store(store)
     proj = S.serialize_store(store, tmp_path / "sessions.json")
-    from openclaw_cli.promptblobs import project_store
+    from openclaw_cli.store.promptblobs import project_store
     projected, blobs, _ = project_store(store, tmp_path / "sessions.json")
     assert proj.text == pretty(projected)
     assert S.measure_store_bytes(projected) == len(proj.text) == proj.size_bytes

@@ -52,7 +52,7 @@ def run_cleanup(req: CleanupRequest, env: Mapping[str, str] | None = None) -> Cl
     """Local cleanup of every selected store (the Gateway path is chosen by the caller)."""
     from openclaw_cli.config.load import load_config
     from openclaw_cli.maintenance.settings import resolve_maintenance
-    from openclaw_cli.store import load_store
+    from openclaw_cli.store.sessions_json import load_store
 
     env = os.environ if env is None else env
     cfg = load_config(env).data
@@ -88,7 +88,7 @@ def run_cleanup(req: CleanupRequest, env: Mapping[str, str] | None = None) -> Cl
 
 def _lock_all(targets: list[Target], wait_s: float) -> list:
     """Lock every store (in path order, so two runs never wait on each other crosswise)."""
-    from openclaw_cli.storelock import StoreLock
+    from openclaw_cli.locks.store_lock import StoreLock
 
     locks: list = []
     try:

@@ -195,7 +195,7 @@ def resolve_local_target(cfg: Mapping[str, Any], env: Mapping[str, str], key: st
     """The canonical key, agent and store the Gateway's `sessions.compact` would use."""
     from openclaw_cli.config.agents import (list_agent_ids, normalize_agent_id, resolve_default_agent_id,
                                             resolve_store_path, session_store_template)
-    from openclaw_cli.keys import parse_agent_key
+    from openclaw_cli.store.keys import parse_agent_key
     from openclaw_cli.listing.store_key import resolve_session_store_key
     from openclaw_cli.js.strings import js_trim
 
@@ -253,7 +253,7 @@ def _provider_config(cfg: Mapping[str, Any], provider: str) -> Mapping[str, Any]
 def _session_model(cfg: Mapping[str, Any], target: LocalTarget) -> str | None:
     """`provider/model` the Gateway would compact with: the session's override or last model, else
     the agent default (`agents.defaults.model.primary`)."""
-    from openclaw_cli.store import load_store
+    from openclaw_cli.store.sessions_json import load_store
 
     try:
         entry = load_store(target.store_path).store.get(target.key)

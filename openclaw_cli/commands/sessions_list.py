@@ -11,7 +11,7 @@ from collections.abc import Mapping
 def _load_entries(path: str) -> Mapping:
     """The normalised store. Unlike OpenClaw (which lists it as empty), a store that does not
     parse or cannot be read stops the listing with the error `sessions cleanup` gives."""
-    from openclaw_cli.store import load_store
+    from openclaw_cli.store.sessions_json import load_store
 
     return load_store(path).store
 

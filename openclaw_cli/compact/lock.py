@@ -12,8 +12,8 @@ from typing import Any
 
 from openclaw_cli.compact.clock import iso_timestamp, now_ms
 from openclaw_cli.errors import CliError, LockBusyError
-from openclaw_cli.procs import looks_like_openclaw as is_openclaw_argv
-from openclaw_cli.procs import pid_alive, process_args, process_start_time
+from openclaw_cli.locks.procs import looks_like_openclaw as is_openclaw_argv
+from openclaw_cli.locks.procs import pid_alive, process_args, process_start_time
 from openclaw_cli.transcript import jsjson
 from openclaw_cli.transcript.messages import parse_timestamp_ms
 

@@ -103,7 +103,7 @@ def apply_compaction_to_entry(entry: dict[str, Any], result: CompactionOutcome) 
 def load_store(path: str | Path) -> dict[str, Any]:
     """`sessions.json` as OpenClaw loads it (normalised, prompt blobs hydrated); a missing
     file is an empty store; a corrupt one raises StoreError."""
-    from openclaw_cli.store import load_store as load_session_store
+    from openclaw_cli.store.sessions_json import load_store as load_session_store
 
     return load_session_store(path).store
 
@@ -111,7 +111,7 @@ def load_store(path: str | Path) -> dict[str, Any]:
 def update_store_entry(path: str | Path, key: str, result: CompactionOutcome) -> dict[str, Any] | None:
     """Re-read the store, apply the compaction to `key`, write it back byte-exact like
     OpenClaw (normalise, project prompt blobs, temp file + rename); the new entry or None."""
-    from openclaw_cli import store as store_mod
+    from openclaw_cli.store import sessions_json as store_mod
 
     loaded = store_mod.load_store(path)
     store = loaded.store

@@ -31,7 +31,7 @@ class Target:
 
     def transcript_path(self) -> str | None:
         """The entry's transcript when it exists (sessionFile first, then `<id>.jsonl`)."""
-        from openclaw_cli.sessionpaths import session_file_path_or_none, transcript_path_in_dir
+        from openclaw_cli.store.session_files import session_file_path_or_none, transcript_path_in_dir
 
         session_id = (self.session_id or "").strip()
         if not session_id:
@@ -57,7 +57,7 @@ def _main_key(cfg: Mapping[str, Any]) -> str:
 
 def resolve_session_key(cfg: Mapping[str, Any], agent_id: str, session: str | None) -> str:
     """`agent:<id>:<mainKey>` by default; a bare key is taken inside the agent's namespace."""
-    from openclaw_cli.keys import normalize_store_key
+    from openclaw_cli.store.keys import normalize_store_key
 
     if not session or not session.strip():
         return f"agent:{agent_id}:{_main_key(cfg)}"
@@ -73,8 +73,8 @@ def resolve_target(*, session: str | None = None, agent: str | None = None,
                                             resolve_store_path, session_store_template)
     from openclaw_cli.config.load import load_config
     from openclaw_cli.context.workspace import resolve_workspace_dir
-    from openclaw_cli.keys import parse_agent_key
-    from openclaw_cli.store import load_store
+    from openclaw_cli.store.keys import parse_agent_key
+    from openclaw_cli.store.sessions_json import load_store
 
     env = os.environ if env is None else env
     cfg = load_config(env, strict=False).data

@@ -186,7 +186,7 @@ def _heartbeat_enabled(cfg: Mapping[str, Any] | None, agent_id: str) -> bool:
 
 
 def _session_filter(files: list[BootstrapFile], session_key: str | None) -> list[BootstrapFile]:
-    from openclaw_cli.keys import is_cron_key, is_subagent_key
+    from openclaw_cli.store.keys import is_cron_key, is_subagent_key
 
     if not session_key:
         return files

@@ -241,7 +241,7 @@ def write_config_text(path: str, text: str, *, state_dir: str) -> str | None:
             backup.append(maintain_backups(path))
 
     data = text.encode("utf-8")
-    from openclaw_cli.store import write_file_atomic
+    from openclaw_cli.store.sessions_json import write_file_atomic
 
     write_file_atomic(path, data, durable=True, mode=0o600, temp_prefix=os.path.basename(path),
                       before_rename=_before_rename)

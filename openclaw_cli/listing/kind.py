@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from openclaw_cli.keys import is_cron_key
+from openclaw_cli.store.keys import is_cron_key
 from openclaw_cli.js.values import MISSING, truthy
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from openclaw_cli.keys import is_acp_key, parse_agent_key
+from openclaw_cli.store.keys import is_acp_key, parse_agent_key
 from openclaw_cli.listing.acp import AcpMeta, meta_for_entry
 from openclaw_cli.listing.context_tokens import ContextDefaults
 from openclaw_cli.js.values import MISSING

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from openclaw_cli.config.agents import normalize_agent_id, resolve_default_agent_id
 from openclaw_cli.js.strings import sanitize_terminal_text
-from openclaw_cli.keys import is_acp_key, parse_agent_key
+from openclaw_cli.store.keys import is_acp_key, parse_agent_key
 from openclaw_cli.listing.cli_providers import is_cli_provider
 from openclaw_cli.js.values import MISSING, coalesce, lower_or_empty, opt_lower, opt_str, truthy
 from openclaw_cli.listing.runtime_config import (

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from openclaw_cli.js import json as jsjson
 from openclaw_cli.js.strings import js_trim
-from openclaw_cli import store as store_mod
+from openclaw_cli.store import sessions_json as store_mod
 from openclaw_cli.maintenance import archive, budget, lostindex, steps
 from openclaw_cli.maintenance.entries import EntryPaths
 from openclaw_cli.maintenance.fsview import Effect, FsView
@@ -166,7 +166,7 @@ def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: 
 def _would_evict_active(store: dict[str, dict], active: str, settings: MaintenanceSettings,
                         now_ms: int) -> bool:
     """Warn mode: would enforcement prune or cap the active session? (never for protected ones)"""
-    from openclaw_cli import keys
+    from openclaw_cli.store import keys
 
     entry = store.get(active)
     if entry is None or keys.is_protected_entry(active, entry):
@@ -204,7 +204,7 @@ def _would_evict_active(store: dict[str, dict], active: str, settings: Maintenan
 
 
 def _blob_valid(store_path: str, blob) -> bool:
-    from openclaw_cli.promptblobs import read_valid_blob
+    from openclaw_cli.store.promptblobs import read_valid_blob
 
     return read_valid_blob(store_path, blob.ref) == blob.prompt
 

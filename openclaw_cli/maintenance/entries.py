@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from openclaw_cli.js import paths as jspath
-from openclaw_cli import sessionpaths
+from openclaw_cli.store import session_files as sessionpaths
 from openclaw_cli.js.strings import js_trim
 from openclaw_cli.maintenance.fsview import FsView
 

@@ -33,8 +33,8 @@ def fsync_dir(path: str) -> None:
 
 
 def execute(plan: ApplyPlan) -> ExecutionReport:
-    from openclaw_cli import store as store_mod
-    from openclaw_cli.promptblobs import ensure_prompt_blobs
+    from openclaw_cli.store import sessions_json as store_mod
+    from openclaw_cli.store.promptblobs import ensure_prompt_blobs
 
     report = ExecutionReport()
     store_path = plan.target.store_path

@@ -7,7 +7,7 @@ import stat as stat_mod
 from dataclasses import dataclass, field
 
 from openclaw_cli.js import paths as jspath
-from openclaw_cli.artifacts import is_prompt_blob, is_prompt_blob_temp
+from openclaw_cli.store.artifacts import is_prompt_blob, is_prompt_blob_temp
 
 BLOB_ROOT = ("skills-prompts", "sha256")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from openclaw_cli import artifacts
+from openclaw_cli.store import artifacts
 
 WARNING_CODE = "lost-index"
 ALLOW_OPTION = "--allow-empty-store"

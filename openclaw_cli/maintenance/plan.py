@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from openclaw_cli import keys
+from openclaw_cli.store import keys
 from openclaw_cli.maintenance import budget, lostindex, steps
 from openclaw_cli.maintenance.entries import EntryPaths
 from openclaw_cli.maintenance.fsview import FsView

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from openclaw_cli import store as store_mod
-from openclaw_cli.promptblobs import project_store
+from openclaw_cli.store import sessions_json as store_mod
+from openclaw_cli.store.promptblobs import project_store
 
 
 @dataclass

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from openclaw_cli import keys
+from openclaw_cli.store import keys
 from openclaw_cli.maintenance.entries import EntryPaths
 
 Removed = Callable[[str, dict], None]
@@ -60,7 +60,7 @@ def _prune_missing(store, paths, on_pruned, on_repaired, advance) -> tuple[int, 
 
 
 def _is_stale_generated(session_id: str, session_file) -> bool:
-    from openclaw_cli.sessionpaths import is_stale_generated_transcript
+    from openclaw_cli.store.session_files import is_stale_generated_transcript
 
     return is_stale_generated_transcript(session_id, session_file if isinstance(session_file, str) else None)
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from openclaw_cli.doctor.model import Check, Finding
-from openclaw_cli.procs import looks_like_openclaw as is_openclaw_argv
-from openclaw_cli.procs import pid_alive, process_args, process_start_time
+from openclaw_cli.locks.procs import looks_like_openclaw as is_openclaw_argv
+from openclaw_cli.locks.procs import pid_alive, process_args, process_start_time
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.context import DoctorContext

@@ -28,7 +28,7 @@ class StoreView:
                 yield key, entry
 
     def transcript_path(self, entry: dict) -> str | None:
-        from openclaw_cli.sessionpaths import session_file_path_or_none
+        from openclaw_cli.store.session_files import session_file_path_or_none
 
         session_id = entry.get("sessionId")
         if not isinstance(session_id, str) or not session_id:
@@ -40,7 +40,7 @@ class StoreView:
 
 def read_store(store_path: str) -> StoreView:
     from openclaw_cli.errors import StoreError
-    from openclaw_cli.store import load_store
+    from openclaw_cli.store.sessions_json import load_store
 
     view = StoreView(path=store_path, sessions_dir=os.path.dirname(os.path.abspath(store_path)))
     try:
@@ -72,7 +72,7 @@ def orphan_transcripts(view: StoreView, sessions_dir: str) -> list[str]:
 
     While the store does not parse, this is every primary transcript: none of them is an orphan
     then, so callers check `view.corrupt` first."""
-    from openclaw_cli.artifacts import is_primary_transcript
+    from openclaw_cli.store.artifacts import is_primary_transcript
 
     referenced: set[str] = set()
     for _key, entry in view.items():

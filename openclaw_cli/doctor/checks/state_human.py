@@ -135,7 +135,7 @@ def main_session_key(cfg: dict) -> str:
 def is_slash_routing_key(key: str) -> bool:
     import re
 
-    from openclaw_cli.keys import parse_agent_key
+    from openclaw_cli.store.keys import parse_agent_key
 
     raw = key.strip().lower()
     if not raw:
@@ -295,7 +295,7 @@ def run_state_integrity(check: StateIntegrityCheck, ctx: DoctorContext, report: 
                 f"  Examples: {_preview([os.path.basename(x) for x in orphan_paths])}"]))
             question = f"Archive {label} in {shown_dir}? This only renames them to *.deleted.<timestamp>."
             if p.confirm_runtime_repair(question, False, requires_interactive=True):
-                from openclaw_cli.artifacts import format_archive_timestamp
+                from openclaw_cli.store.artifacts import format_archive_timestamp
 
                 stamp = format_archive_timestamp(ctx.now_ms)
                 archived = 0
@@ -357,7 +357,7 @@ def _wedged_subagents(ctx: DoctorContext, report: Report, entries: list, store_p
 def _clear_aborted_flags(store_path: str, keys: list[str], now_ms: int) -> int:
     """Re-read the store, set `abortedLastRun: false` on wedged entries that still abort, save."""
     from openclaw_cli.errors import StoreError
-    from openclaw_cli.store import load_store, save_store
+    from openclaw_cli.store.sessions_json import load_store, save_store
 
     try:
         loaded = load_store(store_path)

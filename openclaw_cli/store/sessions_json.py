@@ -15,9 +15,9 @@ from itertools import islice
 from typing import Any, Callable, Iterable
 
 from openclaw_cli.js import json as jsjson
-from .errors import StoreError
-from .promptblobs import PromptBlob, ensure_prompt_blobs, hydrate_store, project_entry
-from .store_normalize import normalize_entry_ordered
+from openclaw_cli.errors import StoreError
+from openclaw_cli.store.promptblobs import PromptBlob, ensure_prompt_blobs, hydrate_store, project_entry
+from openclaw_cli.store.normalize import normalize_entry_ordered
 
 __all__ = [
     "LoadedStore",

@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass
 
 from openclaw_cli.errors import CliError, LockBusyError
-from openclaw_cli.procs import pid_definitely_dead
+from openclaw_cli.locks.procs import pid_definitely_dead
 
 STALE_AFTER_S = 30.0
 POLL_S = 0.025

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from openclaw_cli.js.json import js_utf8, js_utf16_len
-from .store_normalize import UNDEF, js_truthy
+from openclaw_cli.store.normalize import UNDEF, js_truthy
 
 __all__ = [
     "BLOB_ALGORITHM",
@@ -238,7 +238,7 @@ def ensure_prompt_blobs(blobs: dict[str, PromptBlob] | list[PromptBlob],
                         write_atomic: Callable[..., None] | None = None) -> None:
     """Make each blob exist with the right content: touch a valid one, else write it."""
     if write_atomic is None:
-        from .store import write_file_atomic as write_atomic
+        from openclaw_cli.store.sessions_json import write_file_atomic as write_atomic
     items = blobs.values() if isinstance(blobs, dict) else blobs
     for blob in items:
         ref = build_prompt_ref(blob.prompt)

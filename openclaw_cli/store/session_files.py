@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Mapping
 
 from openclaw_cli.js import paths as jspath
-from openclaw_cli.artifacts import generated_id_from_session_file, is_checkpoint
+from openclaw_cli.store.artifacts import generated_id_from_session_file, is_checkpoint
 from openclaw_cli.js.strings import js_trim
 
 _SAFE_TRANSCRIPT_ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,127}\Z", re.IGNORECASE | re.ASCII)
@@ -177,6 +177,6 @@ def is_stale_generated_transcript(session_id: str, session_file: str | None) -> 
     generated = generated_id_from_session_file(session_file)
     if not generated or generated == session_id:
         return False
-    from openclaw_cli.artifacts import posix_basename
+    from openclaw_cli.store.artifacts import posix_basename
 
     return posix_basename(js_trim(session_file or "")) == f"{generated}.jsonl"

@@ -1,0 +1,1 @@
+"""Locks against overlapping runs: the store lock and process liveness."""

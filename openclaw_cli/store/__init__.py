@@ -1,0 +1,1 @@
+"""The session store: sessions.json load/save, entry normalisation, keys, session files."""
