@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_cli import redact_patterns
-from openclaw_cli.redact import (
+from openclaw_cli.ui.redact import patterns as redact_patterns
+from openclaw_cli.ui.redact.engine import (
     JsSyntaxError,
     _from_units,
     _has_nested_repetition,

@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> None:
     from openclaw_cli.errors import CliError
     from openclaw_cli.config.paths import apply_cli_profile, parse_cli_profile_args
 
-    from openclaw_cli.output import GuardedStream
+    from openclaw_cli.ui.console import GuardedStream
 
     args = list(sys.argv[1:] if argv is None else argv)
     sys.stdout = GuardedStream(sys.stdout)

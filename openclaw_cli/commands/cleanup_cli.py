@@ -13,7 +13,7 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
                         allow_empty_store: bool = False) -> None:
     import os
 
-    from openclaw_cli import output, progress
+    from openclaw_cli.ui import console as output, progress
     from openclaw_cli.commands.delegate import GatewayOptions, cleanup_via_gateway
     from openclaw_cli.maintenance import render
 
@@ -69,7 +69,7 @@ def _config_or_none():
 
 def _print_warnings(previews, cfg=None) -> None:
     """The dry run's warnings (a lost index), one `warning:` line each on stderr."""
-    from openclaw_cli import output
+    from openclaw_cli.ui import console as output
 
     for preview in previews:
         for item in preview.summary.get("warnings", ()):
@@ -79,7 +79,7 @@ def _print_warnings(previews, cfg=None) -> None:
 def _print_logs(logs, json_out: bool, cfg=None) -> None:
     """Maintenance log lines as OpenClaw prints them: info on stdout (stderr with --json),
     warnings on stderr; redacted like every console line."""
-    from openclaw_cli import output
+    from openclaw_cli.ui import console as output
 
     for level, message in logs:
         message = output.console_lines([message], cfg)[0]

@@ -342,7 +342,7 @@ def _run_offline(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
 
 
 def _stderr(text: str) -> None:
-    from openclaw_cli import output
+    from openclaw_cli.ui import console as output
 
     if output.color_enabled(sys.stderr):
         text = output.ansi_style("error", text)
@@ -362,7 +362,7 @@ def _warn(offline: Mapping[str, Any]) -> None:
 
 
 def _print_failure(req: CompactRequest, exc: CompactFailed) -> int:
-    from openclaw_cli import output
+    from openclaw_cli.ui import console as output
 
     if req.json:
         output.print_json({"ok": False, "key": req.key, "error": exc.message})
@@ -404,7 +404,7 @@ def describe(result: Mapping[str, Any], fallback_key: str) -> str:
 
 
 def _print_result(result: Any, req: CompactRequest) -> int:
-    from openclaw_cli import output
+    from openclaw_cli.ui import console as output
 
     failed = not (isinstance(result, Mapping) and result.get("ok") is True)
     if req.json:
@@ -468,7 +468,7 @@ def _plan_lines(result: Mapping[str, Any], offline: Mapping[str, Any]) -> list[s
 
 
 def _print_dry_run(result: dict[str, Any], offline: Mapping[str, Any], req: CompactRequest) -> int:
-    from openclaw_cli import output
+    from openclaw_cli.ui import console as output
 
     would = bool(result.get("compacted")) or result.get("reason") == "dry run"
     ok = result.get("ok") is True

@@ -17,7 +17,7 @@ def _load_entries(path: str) -> Mapping:
 
 
 def _style():
-    from openclaw_cli import output
+    from openclaw_cli.ui import console as output
     from openclaw_cli.listing.table import plain
 
     if not output.color_enabled(sys.stdout):
@@ -31,7 +31,7 @@ def _style():
 
 def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, store: str | None,
                      active: str | None, limit: str | None) -> None:
-    from openclaw_cli import output
+    from openclaw_cli.ui import console as output
     from openclaw_cli.config.agents import check_explicit_store, resolve_session_store_targets
     from openclaw_cli.config.load import load_config
     from openclaw_cli.listing.acp import load_acp_sessions

@@ -42,7 +42,7 @@ def run(mode: str, *, session: str | None, agent: str | None, tokenizer: str, of
         raise CliError(f"Gateway: {exc}") from None
     if mode == "json":
         from openclaw_cli.context.command import resolve_context_tokens
-        from openclaw_cli.output import print_json
+        from openclaw_cli.ui.console import print_json
 
         print_json({"report": loaded.report, "session": session_json(target.entry, resolve_context_tokens(loaded))})
         return

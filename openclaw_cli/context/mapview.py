@@ -160,7 +160,7 @@ def check_output_name(output: str | None) -> None:
 
 def run_map(loaded: Loaded, output: str | None) -> None:
     from openclaw_cli.context.command import resolve_context_tokens
-    from openclaw_cli.output import color_enabled
+    from openclaw_cli.ui.console import color_enabled
 
     groups = groups_from_report(loaded.report)
     if not groups:

@@ -157,7 +157,7 @@ def _escape(text: str) -> str:
 
 def make_renderer(out: TextIO | None = None, err: TextIO | None = None) -> Renderer:
     """Rich panels when stdout is a terminal, plain text otherwise."""
-    from openclaw_cli.output import color_enabled
+    from openclaw_cli.ui.console import color_enabled
 
     stream = out or sys.stdout
     if getattr(stream, "isatty", lambda: False)():

@@ -58,7 +58,7 @@ def execute(plan: ApplyPlan) -> ExecutionReport:
                        "nothing was changed (the previous store is intact)") from None
     real_dir = jspath.realpath_or_none(store_dir) or store_dir
     effects = plan.effects
-    from openclaw_cli import progress
+    from openclaw_cli.ui import progress
 
     with progress.task(f"Applying {len(effects)} file changes", len(effects)) as advance:
         failure = _run_effects(effects, real_dir, report, advance)

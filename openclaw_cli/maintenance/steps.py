@@ -20,7 +20,7 @@ def prune_missing(store: dict[str, dict], paths: EntryPaths, on_pruned: Removed 
 
     A repaired entry is replaced by a copy with the new sessionFile (the original stays untouched).
     """
-    from openclaw_cli import progress
+    from openclaw_cli.ui import progress
 
     with progress.task("Checking transcripts", len(store)) as advance:
         return _prune_missing(store, paths, on_pruned, on_repaired, advance)

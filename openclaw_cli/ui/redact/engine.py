@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from openclaw_cli import redact_patterns as _P
+from openclaw_cli.ui.redact import patterns as _P
 
 __all__ = ["redact_console_text", "redact_lines", "compile_js_regex", "JsRegex", "JsSyntaxError"]
 

@@ -61,7 +61,7 @@ def print_lines(lines: Iterable[str]) -> None:
 def console_lines(lines: Iterable[str], cfg=None) -> list[str]:
     """Lines as OpenClaw's console prints them: through its secret redaction
     (`logging.redactSensitive` / `logging.redactPatterns` from the config)."""
-    from openclaw_cli.redact import redact_lines
+    from openclaw_cli.ui.redact.engine import redact_lines
 
     return list(redact_lines(lines, cfg))
 

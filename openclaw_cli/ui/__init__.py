@@ -1,0 +1,1 @@
+"""Output in one place: console (JSON, lines, colour), cells, progress, redaction."""

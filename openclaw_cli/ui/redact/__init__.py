@@ -1,0 +1,1 @@
+"""Console redaction of secrets: the engine and OpenClaw's default patterns."""
