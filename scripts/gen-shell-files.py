@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from openclaw_cli.shell.generate import MAN_DIR, generated_files  # noqa: E402
+from openclaw_cli.cli.docsgen.generate import MAN_DIR, generated_files  # noqa: E402
 
 
 def _read(path: Path) -> str | None:

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_cli.shell import values
-from openclaw_cli.shell.common import one_line
-from openclaw_cli.shell.generate import COMPLETION_FILES, MAN_DIR, generated_files
-from openclaw_cli.shell.man import has_page, roff_escape
-from openclaw_cli.shell.model import Command, load_cli
+from openclaw_cli.cli.docsgen import values
+from openclaw_cli.cli.docsgen.common import one_line
+from openclaw_cli.cli.docsgen.generate import COMPLETION_FILES, MAN_DIR, generated_files
+from openclaw_cli.cli.docsgen.man import has_page, roff_escape
+from openclaw_cli.cli.docsgen.model import Command, load_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 REGENERATE = "run `python scripts/gen-shell-files.py` and commit the result"

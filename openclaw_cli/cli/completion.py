@@ -33,7 +33,7 @@ app = typer.Typer(
 
 
 def _print(shell: str) -> None:
-    from openclaw_cli.shell.generate import completion_script
+    from openclaw_cli.cli.docsgen.generate import completion_script
 
     sys.stdout.write(completion_script(shell))
 

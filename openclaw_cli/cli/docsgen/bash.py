@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from openclaw_cli.shell.common import GENERATED, one_line, path_key, single_quote, value_options
-from openclaw_cli.shell.model import PROG, Command, ValueHint
+from openclaw_cli.cli.docsgen.common import GENERATED, one_line, path_key, single_quote, value_options
+from openclaw_cli.cli.docsgen.model import PROG, Command, ValueHint
 
 _VALUE_ACTIONS = {
     "file": "_openclaw_files",

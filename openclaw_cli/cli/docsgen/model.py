@@ -123,7 +123,7 @@ def _default_text(param: Any) -> str | None:
 
 
 def _option(param: Any) -> Option:
-    from openclaw_cli.shell.values import hint_for
+    from openclaw_cli.cli.docsgen.values import hint_for
 
     names = [*param.opts, *param.secondary_opts]
     longs = tuple(sorted(n for n in names if n.startswith("--")))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from openclaw_cli.shell import docs
-from openclaw_cli.shell.helptext import Example, HelpText, parse
-from openclaw_cli.shell.model import Command, Option
+from openclaw_cli.cli.docsgen import docs
+from openclaw_cli.cli.docsgen.helptext import Example, HelpText, parse
+from openclaw_cli.cli.docsgen.model import Command, Option
 
 MANUAL = "OpenClaw CLI Manual"
 HEADER = '.\\" Generated from the CLI definition by scripts/gen-shell-files.py; do not edit.'

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from openclaw_cli.shell.model import Command, Option
+from openclaw_cli.cli.docsgen.model import Command, Option
 
 GENERATED = "Generated from the CLI definition by scripts/gen-shell-files.py; do not edit."
 

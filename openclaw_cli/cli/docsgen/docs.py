@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from openclaw_cli.shell.model import Command
+from openclaw_cli.cli.docsgen.model import Command
 
 # Scopes are command paths ("" is every command); an entry shows on the page of any command
 # inside its scope, and on the page of a group that contains its scope.

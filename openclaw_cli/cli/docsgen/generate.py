@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from openclaw_cli.shell.model import Command, load_cli
+from openclaw_cli.cli.docsgen.model import Command, load_cli
 
 SHELLS = ("bash", "zsh", "fish")
 COMPLETION_FILES = {"bash": "completions/openclaw.bash", "zsh": "completions/_openclaw",
@@ -18,7 +18,7 @@ def _version() -> str:
 
 def completion_script(shell: str, cli: Command | None = None) -> str:
     """The completion script for `shell` (bash, zsh or fish)."""
-    from openclaw_cli.shell import bash, fish, zsh
+    from openclaw_cli.cli.docsgen import bash, fish, zsh
 
     renderers = {"bash": bash.render, "zsh": zsh.render, "fish": fish.render}
     if shell not in renderers:
@@ -28,7 +28,7 @@ def completion_script(shell: str, cli: Command | None = None) -> str:
 
 def man_pages(cli: Command | None = None) -> dict[str, str]:
     """`{"openclaw.1": text, "openclaw-sessions.1": text, ...}`."""
-    from openclaw_cli.shell.man import render_all
+    from openclaw_cli.cli.docsgen.man import render_all
 
     return render_all(cli or load_cli(), _version())
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from openclaw_cli.shell.model import Option, ValueHint
+from openclaw_cli.cli.docsgen.model import Option, ValueHint
 
 LOG_LEVELS = ("error", "warn", "info", "debug")  # checked in the root callback of cli/app.py
 

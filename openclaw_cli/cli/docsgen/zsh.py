@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from openclaw_cli.shell.common import GENERATED, function_suffix, one_line, single_quote
-from openclaw_cli.shell.model import PROG, Command, Option, ValueHint
+from openclaw_cli.cli.docsgen.common import GENERATED, function_suffix, one_line, single_quote
+from openclaw_cli.cli.docsgen.model import PROG, Command, Option, ValueHint
 
 _ACTIONS = {
     "file": "_files",
