@@ -82,7 +82,7 @@ def main() -> int:
     args = parser.parse_args()
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="context-bench-"))
     env, size, messages = prepare(base, args.mb)
-    cmd = [sys.executable, "-m", "openclaw_cli.context", "detail", "--offline"]
+    cmd = [sys.executable, "-m", "openclaw_cli", "context", "detail", "--offline"]
     started = time.perf_counter()
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
     elapsed = time.perf_counter() - started
