@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_cli.compact.command import run_offline_compact
+from openclaw_cli.compact.offline import run_offline_compact
 from openclaw_cli.compact.lock import acquire_transcript_lock, inspect_lock, lock_path_for
 from openclaw_cli.errors import CliError, LockBusyError, UsageError
 from openclaw_cli.transcript import jsjson, load_index

@@ -55,7 +55,7 @@ def write_big_transcript(path: Path, target: int = TARGET_BYTES) -> int:
 
 CHILD = r"""
 import json, resource, sys, time
-from openclaw_cli.compact.command import run_offline_compact
+from openclaw_cli.compact.offline import run_offline_compact
 start = time.monotonic()
 result = run_offline_compact(state_dir=sys.argv[1], key="agent:main:big")
 elapsed = time.monotonic() - start

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import refbin
-from openclaw_cli.compact.command import run_offline_compact
+from openclaw_cli.compact.offline import run_offline_compact
 from openclaw_cli.compact.clock import now_ms
 from openclaw_cli.transcript import jsjson, load_index
 from openclaw_cli.transcript.messages import COMPACTION_SUMMARY_PREFIX

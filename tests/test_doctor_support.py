@@ -120,7 +120,7 @@ class Run:
 def doctor(home: Path, *, env: dict | None = None, tty: bool = False, answers: dict | None = None,
            default_answer: bool | None = None, **flags) -> Run:
     """Run doctor in-process with `flags` (DoctorArgs fields); `answers` maps prompt prefixes to replies."""
-    from openclaw_cli.doctor.command import DoctorArgs, run
+    from openclaw_cli.commands.doctor import DoctorArgs, run_doctor_command
     from openclaw_cli.errors import CliError
 
     asked: list[str] = []
@@ -138,7 +138,7 @@ def doctor(home: Path, *, env: dict | None = None, tty: bool = False, answers: d
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
-                code = run(DoctorArgs(**flags), env=base_env(home, env), stdin_tty=tty, ask=ask)
+                code = run_doctor_command(DoctorArgs(**flags), env=base_env(home, env), stdin_tty=tty, ask=ask)
             except CliError as exc:
                 err.write(exc.message + "\n")
                 code = exc.exit_code

@@ -1,1 +1,1 @@
-"""The typer layer: parse arguments, choose local or Gateway, render."""
+"""The typer layer: parse the arguments and hand them to commands/; docsgen/ writes completions and man pages."""

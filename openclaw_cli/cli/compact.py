@@ -71,7 +71,7 @@ def compact(
                                      help='Use this summary (a file, or "-" for standard input); offline'),
 ) -> None:
     """Compact a stored session transcript."""
-    from openclaw_cli.commands.compact_cli import CompactRequest, run_compact_command
+    from openclaw_cli.commands.compact import CompactRequest, run_compact_command
 
     parent = ctx.parent.params if ctx.parent is not None else {}
     is_sessions = "store" in parent

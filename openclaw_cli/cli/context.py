@@ -34,9 +34,9 @@ Exit codes:
 
 
 def _run(mode: str, **kwargs) -> None:
-    from openclaw_cli.context.cli_run import run
+    from openclaw_cli.commands.context import run_context_command
 
-    run(mode, **kwargs)
+    run_context_command(mode, **kwargs)
 
 
 @app.command("list", epilog=EXIT_CODES)

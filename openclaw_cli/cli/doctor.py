@@ -52,12 +52,12 @@ def doctor(
     include_all: bool = typer.Option(False, "--all", help="With --lint: run all checks, including opt-in ones"),
 ) -> None:
     """Health checks and quick fixes for the OpenClaw state folder and config."""
-    from openclaw_cli.doctor.command import DoctorArgs, run
+    from openclaw_cli.commands.doctor import DoctorArgs, run_doctor_command
 
     args = DoctorArgs(fix=fix or repair, yes=yes, force=force, non_interactive=non_interactive,
                       generate_gateway_token=generate_gateway_token, deep=deep, lint=lint, json=json_out,
                       severity_min=severity_min, only=list(only or []), skip=list(skip or []),
                       include_all=include_all, workspace_suggestions=not no_workspace_suggestions)
-    code = run(args)
+    code = run_doctor_command(args)
     if code:
         raise typer.Exit(code)

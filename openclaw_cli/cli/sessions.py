@@ -152,8 +152,8 @@ def cleanup_cmd(
     Without --dry-run and --store, a running Gateway does the work (it owns the store while it
     runs); when nothing listens at the Gateway address, the store is maintained directly.
     """
-    from openclaw_cli.commands.cleanup_cli import run_cleanup_command
-    from openclaw_cli.commands.delegate import GatewayOptions
+    from openclaw_cli.commands.cleanup import run_cleanup_command
+    from openclaw_cli.commands.gateway import GatewayOptions
 
     gateway = GatewayOptions(url=url, port=_port(port), token=token, password=password,
                              timeout_ms=_timeout_ms(timeout))

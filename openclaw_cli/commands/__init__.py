@@ -1,1 +1,1 @@
-"""Command implementations, independent of argument parsing."""
+"""One module per user command: the request checked, run here or by a running Gateway, the result printed."""

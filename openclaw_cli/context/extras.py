@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from openclaw_cli.context.units import format_int
 
 if TYPE_CHECKING:
-    from openclaw_cli.context.command import Loaded
+    from openclaw_cli.context.view import Loaded
     from openclaw_cli.context.render import ContextView
     from openclaw_cli.context.transcript import TranscriptStats
 

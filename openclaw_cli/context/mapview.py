@@ -13,7 +13,7 @@ from openclaw_cli.context.units import estimate_tokens_from_chars, format_int
 from openclaw_cli.errors import CliError, UsageError
 
 if TYPE_CHECKING:
-    from openclaw_cli.context.command import Loaded
+    from openclaw_cli.context.view import Loaded
 
 WIDTH, HEIGHT = 1280, 860
 AREA = Rect(12, 78, WIDTH - 24, HEIGHT - 78 - 44)
@@ -159,7 +159,7 @@ def check_output_name(output: str | None) -> None:
 
 
 def run_map(loaded: Loaded, output: str | None) -> None:
-    from openclaw_cli.context.command import resolve_context_tokens
+    from openclaw_cli.context.view import resolve_context_tokens
     from openclaw_cli.ui.console import color_enabled
 
     groups = groups_from_report(loaded.report)

@@ -17,7 +17,7 @@ def _tokenizers() -> ValueHint:
 
 
 def _summarizers() -> ValueHint:
-    from openclaw_cli.commands.compact_cli import SUMMARIZERS
+    from openclaw_cli.commands.compact import SUMMARIZERS
 
     return ValueHint("choices", tuple(SUMMARIZERS))
 

@@ -1,4 +1,4 @@
-"""Run one `openclaw context` sub-command: resolve the session, load the report, print it."""
+"""`openclaw context list|detail|json|map`: resolve the session, load the report, print it."""
 
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ def _timeout_ms(raw: str | None) -> int | None:
     return value
 
 
-def run(mode: str, *, session: str | None, agent: str | None, tokenizer: str, offline: bool, plain: bool,
-        url: str | None, token: str | None, password: str | None, timeout: str | None,
-        output: str | None = None) -> None:
-    from openclaw_cli.context.command import GatewayOptions, load_report, make_view, session_json
+def run_context_command(mode: str, *, session: str | None, agent: str | None, tokenizer: str, offline: bool,
+                        plain: bool, url: str | None, token: str | None, password: str | None,
+                        timeout: str | None, output: str | None = None) -> None:
+    from openclaw_cli.context.view import GatewayOptions, load_report, make_view, session_json
     from openclaw_cli.context.target import resolve_target
     from openclaw_cli.context.tokenizer import TOKENIZERS
     from openclaw_cli.gateway import GatewayError
@@ -41,7 +41,7 @@ def run(mode: str, *, session: str | None, agent: str | None, tokenizer: str, of
     except GatewayError as exc:
         raise CliError(f"Gateway: {exc}") from None
     if mode == "json":
-        from openclaw_cli.context.command import resolve_context_tokens
+        from openclaw_cli.context.view import resolve_context_tokens
         from openclaw_cli.ui.console import print_json
 
         print_json({"report": loaded.report, "session": session_json(target.entry, resolve_context_tokens(loaded))})

@@ -1,4 +1,4 @@
-"""Glue for `openclaw compact KEY`: a running Gateway does it, else the files are compacted here."""
+"""`openclaw compact KEY`: a running Gateway does it, else the files are compacted here; then printed."""
 
 from __future__ import annotations
 
@@ -304,7 +304,7 @@ def choose_model(req: CompactRequest, cfg: Mapping[str, Any], target: LocalTarge
 
 def _run_offline(req: CompactRequest, env: MutableMapping[str, str], max_lines: int | None) -> int:
     from openclaw_cli.config import paths
-    from openclaw_cli.compact.command import run_offline_compact
+    from openclaw_cli.compact.offline import run_offline_compact
     from openclaw_cli.config.load import load_config
 
     cfg = load_config(env).data

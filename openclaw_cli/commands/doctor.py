@@ -1,4 +1,4 @@
-"""Turn doctor's flags into a lint run or a doctor run, with OpenClaw's exit codes."""
+"""`openclaw doctor`: its flags turned into a lint run or a doctor run, with OpenClaw's exit codes."""
 
 from __future__ import annotations
 
@@ -40,8 +40,8 @@ def _truthy(value: str | None) -> bool:
     return (value or "").strip().lower() in ("1", "true", "yes", "on")
 
 
-def run(args: DoctorArgs, *, env: dict[str, str] | None = None, stdin_tty: bool | None = None,
-        ask=None) -> int:
+def run_doctor_command(args: DoctorArgs, *, env: dict[str, str] | None = None, stdin_tty: bool | None = None,
+                       ask=None) -> int:
     """Run `openclaw doctor` with parsed flags; returns the exit code."""
     from openclaw_cli.doctor.context import Options, new_context
     from openclaw_cli.doctor.prompter import Prompter, resolve_repair_mode
