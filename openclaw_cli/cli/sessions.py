@@ -153,10 +153,10 @@ def cleanup_cmd(
     runs); when nothing listens at the Gateway address, the store is maintained directly.
     """
     from openclaw_cli.commands.cleanup import run_cleanup_command
-    from openclaw_cli.commands.gateway import GatewayOptions
+    from openclaw_cli.commands.gateway import GatewayOptions, parse_port, parse_timeout
 
-    gateway = GatewayOptions(url=url, port=_port(port), token=token, password=password,
-                             timeout_ms=_timeout_ms(timeout))
+    gateway = GatewayOptions(url=url, port=parse_port(port), token=token, password=password,
+                             timeout_ms=parse_timeout(timeout, "sessions cleanup"))
     parent = ctx.obj or {}
     run_cleanup_command(
         active_key=active_key, agent=agent if agent is not None else parent.get("agent"),
@@ -165,20 +165,6 @@ def cleanup_cmd(
         json_out=json_out or bool(parent.get("json")),
         store=store if store is not None else parent.get("store"), quiet=quiet, gateway=gateway,
         lock_wait_s=wait)
-
-
-def _port(raw: str | None) -> int | None:
-    if raw is None:
-        return None
-    from openclaw_cli.gateway.discovery import parse_port_option
-
-    return parse_port_option(raw)
-
-
-def _timeout_ms(raw: str | None) -> int | None:
-    from openclaw_cli.gateway.discovery import parse_timeout_ms
-
-    return parse_timeout_ms(raw, None)
 
 
 compact_cli.register(app)

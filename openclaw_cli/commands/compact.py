@@ -8,10 +8,10 @@ from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from openclaw_cli.commands.gateway import GatewayOptions
 from openclaw_cli.errors import CliError, UsageError
 
 MAX_LINES_ERROR = "--max-lines must be a positive integer."
-TIMEOUT_ERROR = "--timeout must be a positive integer (milliseconds)."
 EMPTY_KEY_ERROR = "invalid sessions.compact params: at /key: must not have fewer than 1 characters"
 SUMMARIZERS = ("extractive", "openai")
 CONFIG_KEY_ENV = "OPENCLAW_CLI_COMPACT_API_KEY"  # hands a configured provider key to the summarizer
@@ -64,6 +64,7 @@ class CompactFailed(CliError):
 
 def run_compact_command(req: CompactRequest, env: MutableMapping[str, str] | None = None) -> int:
     """Validate, choose Gateway or local files, print like OpenClaw; the exit code."""
+    from openclaw_cli.commands.gateway import parse_timeout
     from openclaw_cli.listing.options import parse_strict_positive_integer
 
     env = os.environ if env is None else env
@@ -75,15 +76,14 @@ def run_compact_command(req: CompactRequest, env: MutableMapping[str, str] | Non
     max_lines = parse_strict_positive_integer(req.max_lines) if req.max_lines is not None else None
     if req.max_lines is not None and max_lines is None:
         raise UsageError(MAX_LINES_ERROR)
-    timeout_ms = parse_strict_positive_integer(req.timeout) if req.timeout is not None else None
-    if req.timeout is not None and timeout_ms is None:
-        raise UsageError(TIMEOUT_ERROR)
+    gateway = GatewayOptions(url=req.url, token=req.token, password=req.password,
+                             timeout_ms=parse_timeout(req.timeout, "compact"))
     _check_our_options(req, max_lines)
     try:
         _check_key(req.key)
         result = None
         if not req.local_only:
-            result = _via_gateway(req, env, max_lines, timeout_ms)
+            result = _via_gateway(req, env, max_lines, gateway)
         if result is None:
             return _run_offline(req, env, max_lines)
         _check_session_found(result, req)
@@ -136,7 +136,7 @@ def _scrubbed(req: CompactRequest, text: str) -> str:
 
 
 def _via_gateway(req: CompactRequest, env: MutableMapping[str, str], max_lines: int | None,
-                 timeout_ms: int | None) -> dict[str, Any] | None:
+                 gateway: GatewayOptions) -> dict[str, Any] | None:
     """The Gateway's `sessions.compact` reply; None when no local Gateway runs (work offline)."""
     from openclaw_cli.config.load import load_config
     from openclaw_cli.gateway import GatewayError, GatewayRequestError, GatewayUnavailable
@@ -151,15 +151,15 @@ def _via_gateway(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
         params["maxLines"] = max_lines
     try:
         connection = connection_if_running(
-            "sessions.compact", env, cfg=cfg, action="the compaction", url=req.url, token=req.token,
-            password=req.password, offline_hint="use --offline to compact the local files")
+            "sessions.compact", env, cfg=cfg, action="the compaction", url=gateway.url, token=gateway.token,
+            password=gateway.password, offline_hint="use --offline to compact the local files")
     except GatewayError as exc:
         raise CompactFailed(_scrubbed(req, exc.message), hint=exc.hint) from None
     if connection is None:
         return None
     local = connection.target.url_source in (SOURCE_LOCAL, SOURCE_REMOTE_MISSING)
     try:
-        return sessions_compact(params, connection=connection, timeout_ms=timeout_ms)
+        return sessions_compact(params, connection=connection, timeout_ms=gateway.timeout_ms)
     except GatewayUnavailable as exc:
         if local:
             return None

@@ -1,91 +1,26 @@
-"""Build what `openclaw context` shows: pick the report (Gateway, persisted run, or estimate) and
-gather the session numbers, transcript counts and optional tokenizer counts beside it."""
+"""What `openclaw context` shows beside the report: the estimate from disk, the session numbers,
+transcript counts and optional tokenizer counts."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from openclaw_cli.context.render import ContextView
-from openclaw_cli.errors import CliError
 from openclaw_cli.context.target import Target
-
-log = logging.getLogger(__name__)
-
-
-@dataclass
-class GatewayOptions:
-    """How to reach a running Gateway; `offline` never tries, an explicit URL must work."""
-
-    offline: bool = False
-    url: str | None = None
-    token: str | None = None
-    password: str | None = None
-    timeout_ms: int | None = None
 
 
 @dataclass
 class Loaded:
+    """A report and where it came from, with the estimate's inputs when it is the estimate."""
+
     target: Target
     report: dict[str, Any]
     origin: str  # "gateway", "store" or "estimate"
     bootstrap: list | None = None
     injected: list | None = None
     skills_prompt: str | None = None
-
-
-@dataclass
-class LiveUsage:
-    """What a running Gateway's `sessions.usage` said about the session."""
-
-    row: Mapping[str, Any] | None  # the session's row; None when the Gateway lists none for the key
-
-    @property
-    def report(self) -> dict[str, Any] | None:
-        """The persisted run report (`contextWeight` with source "run"), if the row has one."""
-        weight = self.row.get("contextWeight") if self.row is not None else None
-        return weight if isinstance(weight, dict) and weight.get("source") == "run" else None
-
-
-def live_usage(target: Target, options: GatewayOptions) -> LiveUsage | None:
-    """The Gateway's answer for the session (`sessions.usage` with `includeContextWeight`,
-    read-only), or None when no Gateway answers."""
-    from openclaw_cli.gateway import GatewayError, rpc
-
-    if options.offline:
-        return None
-    explicit = bool(options.url)
-    try:
-        connection = rpc.connection_for("sessions.usage", dict(target.env), url=options.url,
-                                        token=options.token, password=options.password, strict=False)
-        reply = rpc.sessions_usage({"key": target.session_key, "includeContextWeight": True},
-                                   connection=connection, timeout_ms=options.timeout_ms or 5000)
-    except GatewayError as exc:
-        if explicit:
-            raise
-        log.info("no Gateway report (%s); reading from disk", exc)
-        return None
-    except Exception as exc:  # noqa: BLE001 - auto mode never fails because of the Gateway
-        if explicit:
-            raise
-        log.info("no Gateway report (%s); reading from disk", exc)
-        return None
-    rows = reply.get("sessions") if isinstance(reply, Mapping) else None
-    for row in rows if isinstance(rows, list) else []:
-        if isinstance(row, Mapping) and row.get("key") == target.session_key:
-            return LiveUsage(row)
-    return LiveUsage(None)
-
-
-def check_session_known(target: Target, live: LiveUsage | None) -> None:
-    """A `--session KEY` that neither the store nor a running Gateway knows is an error (exit 1);
-    the default main session may not exist yet (its estimate is what a first run would get)."""
-    if not target.explicit_key or target.entry is not None or (live is not None and live.row is not None):
-        return
-    either = "; the running Gateway reports none either" if live is not None else ""
-    raise CliError(f"unknown session {target.session_key} in {target.store_path}{either}")
 
 
 def build_estimate(target: Target) -> Loaded:
@@ -113,17 +48,6 @@ def build_estimate(target: Target) -> Loaded:
         if names:
             report["skills"]["entries"] = [{"name": n, "blockChars": None} for n in names]
     return Loaded(target, report, "estimate", files, injected, prompt)
-
-
-def load_report(target: Target, options: GatewayOptions) -> Loaded:
-    live = live_usage(target, options)
-    check_session_known(target, live)
-    if live is not None and live.report is not None:
-        return Loaded(target, live.report, "gateway")
-    persisted = (target.entry or {}).get("systemPromptReport")
-    if isinstance(persisted, dict) and persisted.get("source") == "run":
-        return Loaded(target, persisted, "store")
-    return build_estimate(target)
 
 
 def session_json(entry: Mapping[str, Any] | None, context_tokens: int | None) -> dict[str, Any]:
