@@ -152,7 +152,7 @@ def test_state_integrity_human_rows(home):
 
 
 def test_state_integrity_storage_detection():
-    from openclaw_cli.doctor.checks.storage import detect_storage
+    from openclaw_cli.doctor.support.storage import detect_storage
 
     info = ("22 1 0:21 / / rw - ext4 /dev/root rw\n"
             "30 22 179:2 / /data rw - ext4 /dev/mmcblk0p2 rw\n"

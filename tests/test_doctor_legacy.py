@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from openclaw_cli.doctor.checks.legacy_migrations import MIGRATIONS, apply_all
-from openclaw_cli.doctor.checks.legacy_rules import RULES, find_issues
+from openclaw_cli.doctor.support.legacy_migrations import MIGRATIONS, apply_all
+from openclaw_cli.doctor.support.legacy_rules import RULES, find_issues
 from test_doctor_support import LEGACY_CONFIG, doctor, state, write_config
 
 

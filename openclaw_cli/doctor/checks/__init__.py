@@ -1,1 +1,1 @@
-"""The doctor checks, one unit per module (see `openclaw_cli.doctor.registry`)."""
+"""The registered doctor checks, one per module (see `openclaw_cli.doctor.registry`); helpers: doctor/support/."""

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from openclaw_cli.doctor.model import Check, Finding
 
 if TYPE_CHECKING:
-    from openclaw_cli.doctor.checks.bootstrap_budget import Analysis
+    from openclaw_cli.doctor.support.bootstrap_budget import Analysis
     from openclaw_cli.doctor.context import DoctorContext
     from openclaw_cli.doctor.report import Report
 
@@ -40,7 +40,7 @@ def _setup_complete(workspace: str) -> bool:
 
 def _heartbeat_included(cfg: dict, agent_id: str) -> bool:
     from openclaw_cli.config.agents import normalize_agent_id
-    from openclaw_cli.doctor.checks.workspace import agent_entry
+    from openclaw_cli.doctor.support.workspace import agent_entry
     from openclaw_cli.config.units import parse_duration_ms
 
     agents = cfg.get("agents") if isinstance(cfg.get("agents"), dict) else {}
@@ -67,8 +67,8 @@ def _heartbeat_included(cfg: dict, agent_id: str) -> bool:
 
 
 def analyze(ctx: DoctorContext) -> tuple[Analysis, str]:
-    from openclaw_cli.doctor.checks import bootstrap_budget as budget
-    from openclaw_cli.doctor.checks.workspace import agent_setting, workspace_dir
+    from openclaw_cli.doctor.support import bootstrap_budget as budget
+    from openclaw_cli.doctor.support.workspace import agent_setting, workspace_dir
 
     agent = ctx.default_agent_id
     workspace = workspace_dir(ctx)

@@ -18,14 +18,14 @@ UNKNOWN_HINT = 'Run "openclaw doctor --fix" to remove these keys.'
 
 
 def legacy_issues(ctx: DoctorContext) -> list[tuple[str, str]]:
-    from openclaw_cli.doctor.checks.legacy_rules import find_issues
+    from openclaw_cli.doctor.support.legacy_rules import find_issues
 
     return find_issues(ctx.cfg, ctx.doc.raw)
 
 
 def unknown_keys(ctx: DoctorContext, candidate: dict | None = None) -> list[tuple]:
     """Unknown keys of the config (or of `candidate`, the config after pending migrations)."""
-    from openclaw_cli.doctor.checks.unknown_keys import unknown_key_paths
+    from openclaw_cli.doctor.support.unknown_keys import unknown_key_paths
 
     if not ctx.doc.exists or ctx.doc.valid:
         return []
@@ -53,9 +53,9 @@ class LegacyConfigCheck(Check):
                          default_enabled=False)
 
     def detect(self, ctx: DoctorContext) -> list[Finding]:
-        from openclaw_cli.doctor.checks.unknown_keys import dotted
+        from openclaw_cli.doctor.support.unknown_keys import dotted
 
-        from openclaw_cli.doctor.checks.legacy_migrations import apply_all
+        from openclaw_cli.doctor.support.legacy_migrations import apply_all
         from openclaw_cli.doctor.configfile import resolve_raw
 
         issues = legacy_issues(ctx)
@@ -70,7 +70,7 @@ class LegacyConfigCheck(Check):
         return out
 
     def run(self, ctx: DoctorContext, report: Report) -> None:
-        from openclaw_cli.doctor.checks.legacy_migrations import apply_all
+        from openclaw_cli.doctor.support.legacy_migrations import apply_all
         from openclaw_cli.doctor.configfile import resolve_raw
 
         issues = legacy_issues(ctx)
@@ -105,7 +105,7 @@ class LegacyConfigCheck(Check):
         self._unknown(ctx, report, candidate)
 
     def _unknown(self, ctx: DoctorContext, report: Report, candidate: dict | None) -> None:
-        from openclaw_cli.doctor.checks.unknown_keys import dotted
+        from openclaw_cli.doctor.support.unknown_keys import dotted
 
         paths = unknown_keys(ctx, candidate)
         if not paths:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from openclaw_cli.doctor.checks.fsutil import exists_dir, exists_file
+from openclaw_cli.doctor.support.fsutil import exists_dir, exists_file
 from openclaw_cli.doctor.model import Check, Finding
 
 if TYPE_CHECKING:

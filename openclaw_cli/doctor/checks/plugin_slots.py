@@ -48,7 +48,7 @@ def disabled_reason(cfg: dict, plugin_id: str) -> str | None:
 
 
 def slot_problems(ctx: DoctorContext) -> list[SlotProblem]:
-    from openclaw_cli.doctor.checks.plugin_index import known_plugin_ids
+    from openclaw_cli.doctor.support.plugin_index import known_plugin_ids
 
     plugins = _plugins(ctx.cfg)
     slots = plugins.get("slots") if isinstance(plugins.get("slots"), dict) else {}

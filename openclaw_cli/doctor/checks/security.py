@@ -17,7 +17,7 @@ BIND_MODES = ("auto", "lan", "loopback", "custom", "tailnet")
 
 
 def plaintext_lines(cfg: dict) -> list[str]:
-    from openclaw_cli.doctor.checks.secret_targets import plaintext_secret_paths
+    from openclaw_cli.doctor.support.secret_targets import plaintext_secret_paths
 
     paths = plaintext_secret_paths(cfg)
     if not paths:

@@ -123,7 +123,7 @@ def _removable(info: LockInfo, stale_ms: int, now_ms: int) -> bool:
 
 
 def scan_locks(ctx: DoctorContext, *, remove: bool = False) -> list[LockInfo]:
-    from openclaw_cli.doctor.checks.sessionfiles import list_agent_session_dirs
+    from openclaw_cli.doctor.support.sessionfiles import list_agent_session_dirs
     from openclaw_cli.js.strings import locale_sort_key
 
     stale_ms = resolve_stale_ms(ctx.cfg, ctx.env)

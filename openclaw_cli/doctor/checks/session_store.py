@@ -50,7 +50,7 @@ def _targets(ctx: DoctorContext):
     except Exception:  # noqa: BLE001 - a bad agent list must not stop doctor
         targets = []
     if ctx.options.deep:
-        from openclaw_cli.doctor.checks.sessionfiles import list_agent_session_dirs
+        from openclaw_cli.doctor.support.sessionfiles import list_agent_session_dirs
 
         known = {t.store_path for t in targets}
         for folder in list_agent_session_dirs(ctx.state_dir):
@@ -71,7 +71,7 @@ class SessionStoreCheck(Check):
                          default_enabled=False)
 
     def detect(self, ctx: DoctorContext, *, include_transcripts: bool = True) -> list[Finding]:
-        from openclaw_cli.doctor.checks.sessionfiles import orphan_transcripts, read_store, skipped_orphans_message
+        from openclaw_cli.doctor.support.sessionfiles import orphan_transcripts, read_store, skipped_orphans_message
         from openclaw_cli.maintenance.settings import resolve_maintenance
 
         session = ctx.cfg.get("session") if isinstance(ctx.cfg.get("session"), dict) else {}

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from openclaw_cli.doctor.model import Check, Finding
 
 if TYPE_CHECKING:
-    from openclaw_cli.doctor.checks.transcript_repair import TranscriptResult
+    from openclaw_cli.doctor.support.transcript_repair import TranscriptResult
     from openclaw_cli.doctor.context import DoctorContext
     from openclaw_cli.doctor.report import Report
 
@@ -16,8 +16,8 @@ MAX_LISTED = 20
 
 
 def scan(ctx: DoctorContext, *, repair: bool) -> list[TranscriptResult]:
-    from openclaw_cli.doctor.checks.sessionfiles import list_agent_session_dirs
-    from openclaw_cli.doctor.checks.transcript_repair import list_transcripts, repair_file
+    from openclaw_cli.doctor.support.sessionfiles import list_agent_session_dirs
+    from openclaw_cli.doctor.support.transcript_repair import list_transcripts, repair_file
 
     files = list_transcripts(list_agent_session_dirs(ctx.state_dir))
     return [r for r in (repair_file(path, repair=repair) for path in files) if r.broken]

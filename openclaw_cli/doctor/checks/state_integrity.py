@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from openclaw_cli.doctor.checks import fsutil
+from openclaw_cli.doctor.support import fsutil
 from openclaw_cli.doctor.model import Check, Finding
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ class StateIntegrityCheck(Check):
     # -- lint ------------------------------------------------------------------------------
 
     def detect(self, ctx: DoctorContext) -> list[Finding]:
-        from openclaw_cli.doctor.checks.storage import detect_storage
+        from openclaw_cli.doctor.support.storage import detect_storage
 
         out: list[Finding] = []
         state = ctx.state_dir
@@ -106,7 +106,7 @@ class StateIntegrityCheck(Check):
     # -- doctor ----------------------------------------------------------------------------
 
     def run(self, ctx: DoctorContext, report: Report) -> None:
-        from openclaw_cli.doctor.checks.state_human import run_state_integrity
+        from openclaw_cli.doctor.support.state_human import run_state_integrity
 
         run_state_integrity(self, ctx, report)
 

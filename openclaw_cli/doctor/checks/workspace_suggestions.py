@@ -63,12 +63,12 @@ class WorkspaceSuggestionsCheck(Check):
                          severity="info", default_enabled=False)
 
     def detect(self, ctx: DoctorContext) -> list[Finding]:
-        from openclaw_cli.doctor.checks.workspace import workspace_dir
+        from openclaw_cli.doctor.support.workspace import workspace_dir
 
         return [_finding(text) for text in notes(workspace_dir(ctx))]
 
     def run(self, ctx: DoctorContext, report: Report) -> None:
-        from openclaw_cli.doctor.checks.workspace import workspace_dir
+        from openclaw_cli.doctor.support.workspace import workspace_dir
 
         if not ctx.options.workspace_suggestions:
             return

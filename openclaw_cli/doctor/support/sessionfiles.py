@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from openclaw_cli.doctor.checks.fsutil import realpath_or_none
+from openclaw_cli.doctor.support.fsutil import realpath_or_none
 
 
 @dataclass

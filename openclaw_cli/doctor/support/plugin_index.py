@@ -89,7 +89,7 @@ def _index_ids(state_dir: str, out: set[str]) -> None:
 
 
 def known_plugin_ids(ctx: DoctorContext) -> set[str]:
-    from openclaw_cli.doctor.checks.workspace import workspace_dir
+    from openclaw_cli.doctor.support.workspace import workspace_dir
     from openclaw_cli.config.paths import resolve_config_dir, resolve_user_path
 
     ids = set(BUNDLED_PLUGIN_IDS) | set(LEGACY_ALIASES)

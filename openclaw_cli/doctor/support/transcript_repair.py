@@ -174,7 +174,7 @@ def _text(content: Any) -> str | None:
 
 
 def has_broken_branch(entries: list[dict], active: list[dict]) -> bool:
-    from openclaw_cli.doctor.checks.runtime_context import has_internal_context, strip_internal_context
+    from openclaw_cli.doctor.support.runtime_context import has_internal_context, strip_internal_context
     from openclaw_cli.js.strings import js_trim
 
     active_ids = {i for i in (_id(e) for e in active) if i}

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from openclaw_cli.doctor.checks.legacy_shared import MISSING, get_path, rec
+from openclaw_cli.doctor.support.legacy_shared import MISSING, get_path, rec
 
 FIX = 'Run "openclaw doctor --fix".'
 FIX_REMOVE = 'Run "openclaw doctor --fix" to remove it.'
@@ -90,8 +90,8 @@ def mcp_alias(value: Any) -> bool:
 
 
 def _codex_plugin_refs(_value: Any, root: dict) -> bool:
-    from openclaw_cli.doctor.checks.legacy_migrations import rewrite_codex_plugin_policy
-    from openclaw_cli.doctor.checks.legacy_shared import clone
+    from openclaw_cli.doctor.support.legacy_migrations import rewrite_codex_plugin_policy
+    from openclaw_cli.doctor.support.legacy_shared import clone
 
     return bool(rewrite_codex_plugin_policy(clone(root)))
 
@@ -115,7 +115,7 @@ def _silent_direct(value: Any, _root: dict) -> bool:
 
 
 def _stale_context_window(value: Any, _root: dict) -> bool:
-    from openclaw_cli.doctor.checks.legacy_migrations import stale_context_window_fix
+    from openclaw_cli.doctor.support.legacy_migrations import stale_context_window_fix
 
     if not isinstance(value, dict):
         return False

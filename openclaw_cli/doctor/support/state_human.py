@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from openclaw_cli.doctor.checks import fsutil
+from openclaw_cli.doctor.support import fsutil
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.checks.state_integrity import StateIntegrityCheck
@@ -16,7 +16,7 @@ MAX_RECENT = 5
 
 
 def _storage_lines(ctx: DoctorContext, shown_state: str) -> list[str]:
-    from openclaw_cli.doctor.checks.storage import detect_storage, escape_controls
+    from openclaw_cli.doctor.support.storage import detect_storage, escape_controls
 
     lines: list[str] = []
     for issue in detect_storage(ctx.state_dir, ctx.home):
@@ -146,7 +146,7 @@ def is_slash_routing_key(key: str) -> bool:
 
 
 def run_state_integrity(check: StateIntegrityCheck, ctx: DoctorContext, report: Report) -> None:
-    from openclaw_cli.doctor.checks.sessionfiles import orphan_transcripts, read_store, skipped_orphans_message
+    from openclaw_cli.doctor.support.sessionfiles import orphan_transcripts, read_store, skipped_orphans_message
     from openclaw_cli.doctor.checks.state_integrity import oauth_dir, oauth_required, runtime_dirs
 
     p = ctx.prompter

@@ -1,0 +1,1 @@
+"""What the doctor checks share: file helpers, legacy rules, plugin and secret tables."""
