@@ -55,7 +55,7 @@ def prepare_state(state: Path, llm_port: int) -> None:
     (state / "agents/main/agent/models.json").write_text(json.dumps(models, indent=2))
     store = json.loads((sessions / "sessions.json").read_text())
     now = now_ms()
-    shift_store(store, now)  # recorded times (sessionStartedAt, lastInteractionAt, ...) moved to today
+    shift_store(store)  # recorded times (sessionStartedAt, lastInteractionAt, ...) moved to today
     store[OFFLINE_KEY] = json.loads(json.dumps(dict(store["agent:main:main"], sessionId=OFFLINE_ID)))
     store[OFFLINE_KEY].pop("compactionCheckpoints", None)
     for entry in store.values():

@@ -17,6 +17,11 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+# Recorded fixtures are moved to this one moment, so that two copies made a few ms apart (the
+# Gateway's and ours in a differential test) hold the same bytes.
+RUN_START_MS = now_ms()
+
+
 def _shift(value: Any, delta_ms: int, key: str = "") -> Any:
     if isinstance(value, dict):
         if key == "skillsSnapshot" and isinstance(value.get("version"), int):
@@ -42,10 +47,15 @@ def shift_entry(entry: dict[str, Any], delta_ms: int) -> dict[str, Any]:
     return _shift(entry, delta_ms)
 
 
-def shift_store(store: dict[str, Any], now: int | None = None) -> int:
-    """Move every recorded moment of every entry so that the newest `updatedAt` is `now`
+def shift_to_run_start(recorded: dict[str, Any]) -> int:
+    """The shift (ms) that moves a recorded store's last write to RUN_START_MS."""
+    return RUN_START_MS - recorded_at(recorded)
+
+
+def shift_store(store: dict[str, Any]) -> int:
+    """Move every recorded moment of every entry so that the newest `updatedAt` is RUN_START_MS
     (in place); the entries keep their ages relative to each other. Returns the shift in ms."""
-    delta = (now_ms() if now is None else now) - recorded_at(store)
+    delta = shift_to_run_start(store)
     for entry in store.values():
         if isinstance(entry, dict):
             shift_entry(entry, delta)
