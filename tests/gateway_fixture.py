@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import refbin
+from helpers.clock import pin_session_reset
 
 READY_TIMEOUT_S = 90.0
 
@@ -118,6 +119,18 @@ def _handshake_ok(port: int, auth: str, secret: str, timeout: float = 3.0) -> bo
     return False
 
 
+def pin_reset(config_path: Path) -> None:
+    """Give the Gateway's config a session reset that never fires (helpers.clock.NO_RESET), so that
+    no daily boundary or idle window can start a fresh session between two turns of a test."""
+    import json5
+
+    config = json5.loads(config_path.read_text(encoding="utf-8")) if config_path.exists() else {}
+    if not isinstance(config, dict) or "$include" in config:
+        return  # a config the test shapes on purpose stays as written
+    if (config.get("session") or {}).get("reset") is None:
+        config_path.write_text(json.dumps(pin_session_reset(config), indent=2), encoding="utf-8")
+
+
 def start_gateway(base: Path, *, auth: str = "token", secret: str | None = None,
                   ready_timeout: float = READY_TIMEOUT_S,
                   extra_env: dict[str, str] | None = None) -> RunningGateway:
@@ -127,6 +140,7 @@ def start_gateway(base: Path, *, auth: str = "token", secret: str | None = None,
     home = base / "home"
     state_dir = home / ".openclaw"
     state_dir.mkdir(parents=True, exist_ok=True)
+    pin_reset(state_dir / "openclaw.json")
     secret = secret or secrets.token_hex(16)
     port = free_port()
     env = refbin.clean_env(home, {"OPENCLAW_DISABLE_BONJOUR": "1", **(extra_env or {})})

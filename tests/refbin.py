@@ -33,6 +33,16 @@ class Result:
     stderr: str
 
 
+def clock_env() -> dict[str, str]:
+    """A moved clock (libfaketime's FAKETIME* and its LD_PRELOAD) for every child process, so that
+    the tests, the reference and our CLI all see the same "now" when the suite runs under it."""
+    env = {name: value for name, value in os.environ.items() if name.startswith("FAKETIME")}
+    preload = os.environ.get("LD_PRELOAD", "")
+    if env and "faketime" in preload:
+        env["LD_PRELOAD"] = preload
+    return env
+
+
 def clean_env(home: Path | str, extra: dict[str, str] | None = None) -> dict[str, str]:
     """An environment that points every OpenClaw path at a scratch home and nothing else."""
     env = {
@@ -41,6 +51,7 @@ def clean_env(home: Path | str, extra: dict[str, str] | None = None) -> dict[str
         "LANG": "C.UTF-8",
         "NO_COLOR": "1",
         "TZ": "UTC",
+        **clock_env(),
     }
     if extra:
         env.update(extra)

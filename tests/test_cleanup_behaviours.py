@@ -1242,7 +1242,7 @@ def test_a_live_foreign_lock_makes_the_run_wait_then_exit_75(home):
     store = write_store(home, entries_of(("agent:main:explicit:old", "old", 40 * DAY_MS)))
     lock = Path(f"{store}.lock")
     holder = os.getpid()  # this test process: alive, and not the CLI's own
-    lock.write_text(json.dumps({"pid": holder, "startedAt": now_ms()}))
+    put(lock, json.dumps({"pid": holder, "startedAt": now_ms()}))  # touched now
     before = store.read_bytes()
     started = time.monotonic()
     result = cli(home, "--enforce", "--wait", "0.3", "--store", str(store))
@@ -1259,9 +1259,8 @@ def test_a_stale_lock_is_taken_over(home, why):
     store = write_store(home, entries_of(("agent:main:explicit:old", "old", 40 * DAY_MS)))
     lock = Path(f"{store}.lock")
     pid = dead_pid() if why == "dead pid" else os.getppid()
-    lock.write_text(json.dumps({"pid": pid, "startedAt": now_ms() - 60_000}))
-    if why == "older than 30 s":
-        set_age(lock, 60_000)
+    put(lock, json.dumps({"pid": pid, "startedAt": now_ms() - 60_000}),
+        age_ms=60_000 if why == "older than 30 s" else 0)
     assert applied(store, lock_wait_s=0.2)["pruned"] == 1
     assert not lock.exists()
 
@@ -1269,7 +1268,7 @@ def test_a_stale_lock_is_taken_over(home, why):
 def test_a_fresh_live_lock_blocks_the_in_process_run_too(home):
     """run_cleanup raises LockBusyError (exit 75) instead of touching a store someone else holds."""
     store = write_store(home, entries_of(("agent:main:explicit:old", "old", 40 * DAY_MS)))
-    Path(f"{store}.lock").write_text(json.dumps({"pid": os.getppid(), "startedAt": now_ms()}))
+    put(Path(f"{store}.lock"), json.dumps({"pid": os.getppid(), "startedAt": now_ms()}))  # touched now
     with pytest.raises(LockBusyError) as err:
         cleanup(store, lock_wait_s=0.1)
     assert err.value.exit_code == 75
