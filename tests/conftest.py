@@ -15,10 +15,10 @@ import refbin  # noqa: E402
 pytest_plugins = ["conftest_gateway"]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def reference(request) -> refbin.Release:
     """The reference OpenClaw release (2026.7.1 unless parametrized indirectly with another
-    version, e.g. over refbin.FILE_ERA_VERSIONS). Missing is a failure, never a skip."""
+    version, e.g. by helpers.references.every_file_era_release). Missing is a failure, never a skip."""
     version = getattr(request, "param", refbin.PRIMARY_VERSION)
     if not refbin.reference_available(version):
         pytest.fail(refbin.missing_message(version))
