@@ -133,10 +133,12 @@ def pin_reset(config_path: Path) -> None:
 
 def start_gateway(base: Path, *, auth: str = "token", secret: str | None = None,
                   ready_timeout: float = READY_TIMEOUT_S,
-                  extra_env: dict[str, str] | None = None) -> RunningGateway:
-    """Start `openclaw gateway run` on a free loopback port under `base/home`; wait until ready."""
-    if not refbin.reference_available():
-        raise RuntimeError("reference OpenClaw 2026.7.1 missing: run scripts/install-reference.sh")
+                  extra_env: dict[str, str] | None = None,
+                  version: str = refbin.PRIMARY_VERSION) -> RunningGateway:
+    """Start `openclaw gateway run` (reference release `version`) on a free loopback port under
+    `base/home`; wait until ready."""
+    if not refbin.reference_available(version):
+        raise RuntimeError(refbin.missing_message(version))
     home = base / "home"
     state_dir = home / ".openclaw"
     state_dir.mkdir(parents=True, exist_ok=True)
@@ -146,7 +148,7 @@ def start_gateway(base: Path, *, auth: str = "token", secret: str | None = None,
     env = refbin.clean_env(home, {"OPENCLAW_DISABLE_BONJOUR": "1", **(extra_env or {})})
     env["PATH"] = f"{refbin.reference_node_bin_dir()}:{env['PATH']}"
     log_path = base / "gateway.log"
-    cmd = [str(refbin.reference_bin()), "gateway", "run", "--allow-unconfigured",
+    cmd = [str(refbin.reference_bin(version)), "gateway", "run", "--allow-unconfigured",
            "--port", str(port), "--bind", "loopback", "--auth", auth, f"--{auth}", secret]
     started = time.monotonic()
     with open(log_path, "wb") as log:

@@ -25,6 +25,7 @@ from openclaw_cli.maintenance.plan import CleanupOptions, preserve_keys
 from openclaw_cli.maintenance.settings import resolve_maintenance
 from helpers.folders import folder_digest
 from openclaw_cli.store import load_store, save_store
+from helpers.references import every_file_era_release
 
 MIN_MS = 60_000
 DAY_MS = 86_400_000
@@ -605,6 +606,7 @@ def test_text_dry_run_lists_planned_actions_and_unreferenced_artifacts(home):
     assert lines[header + 2].startswith("prune-stale ") and "agent:main:direct:bob" in lines[header + 2]
 
 
+@every_file_era_release
 @pytest.mark.reference
 def test_label_summary_matches_the_reference(home, reference):
     """Labels: per-label counts, `(unlabeled)` for empty/non-string, a literal "Unlabeled" apart,
@@ -712,6 +714,7 @@ def test_cap_never_removes_thread_keys():
     assert list(store) == [THREAD_KEY, "agent:main:direct:b"]
 
 
+@every_file_era_release
 @pytest.mark.reference
 def test_when_protected_entries_fill_the_cap_every_unprotected_entry_goes(home, reference):
     """2026.7.1: protected entries alone fill maxEntries, so every unprotected entry is capped
