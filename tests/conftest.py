@@ -15,11 +15,22 @@ import refbin  # noqa: E402
 pytest_plugins = ["conftest_gateway"]
 
 
+@pytest.fixture
+def reference(request) -> refbin.Release:
+    """The reference OpenClaw release (2026.7.1 unless parametrized indirectly with another
+    version, e.g. by helpers.references.every_file_era_release). Missing is a failure, never a skip."""
+    version = getattr(request, "param", refbin.PRIMARY_VERSION)
+    if not refbin.reference_available(version):
+        pytest.fail(refbin.missing_message(version))
+    return refbin.Release(version)
+
+
 @pytest.fixture(scope="session")
-def reference():
-    """The reference OpenClaw binary. Missing is a failure, never a skip."""
-    if not refbin.reference_available():
-        pytest.fail("reference OpenClaw 2026.7.1 missing: run scripts/install-reference.sh")
+def file_era_references():
+    """Every file-era reference release (refbin.FILE_ERA_VERSIONS). Missing is a failure."""
+    missing = [v for v in refbin.FILE_ERA_VERSIONS if not refbin.reference_available(v)]
+    if missing:
+        pytest.fail("; ".join(refbin.missing_message(v) for v in missing))
     return refbin
 
 

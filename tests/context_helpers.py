@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import refbin
+
 DATA = Path(__file__).resolve().parent / "data" / "context"
 REAL = DATA / "real-2026.7.1"
 MAIN_ID = "eb01388d-e079-474d-961b-1e1df466b667"
@@ -31,7 +33,7 @@ def drop_last_lines(path: Path, count: int) -> None:
 
 def env_for(home: Path, state: Path | None = None, workspace: Path | None = None, **extra: str) -> dict[str, str]:
     env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
-           "NO_COLOR": "1", "TZ": "UTC"}
+           "NO_COLOR": "1", "TZ": "UTC", **refbin.clock_env()}
     if state is not None:
         env["OPENCLAW_STATE_DIR"] = str(state)
     if workspace is not None:

@@ -1668,6 +1668,8 @@ def edge_cases() -> list[Case]:
                 e.ours_extra_args = [ALLOW_EMPTY_STORE]
             else:
                 e.expected_difference = LOST_INDEX_DIFFERENCE
+            if store is None:  # the runs name the store with --store, which must then exist
+                e.expected_difference = MISSING_STORE_DIFFERENCE
             add(e)
 
     e = Edge("lost-index-budget", "no entries, young transcripts, a disk budget: the reference evicts them")

@@ -8,6 +8,7 @@ import concurrent.futures
 import dataclasses
 import datetime as _dt
 import difflib
+import functools
 import hashlib
 import json
 import os
@@ -380,8 +381,14 @@ def _parse_json(text: str) -> Any:
 Runner = Callable[..., refbin.Result]
 
 
-def resolve_runner(which: str) -> Runner:
-    return {"reference": refbin.run_reference, "ours": refbin.run_ours}[which]
+def resolve_runner(which: str, version: str = refbin.PRIMARY_VERSION) -> Runner:
+    """``ours``, ``reference`` (release ``version``) or ``reference@<release>``."""
+    if which == "ours":
+        return refbin.run_ours
+    name, _, pinned = which.partition("@")
+    if name != "reference":
+        raise ValueError(f"unknown runner {which!r}")
+    return functools.partial(refbin.run_reference, version=pinned or version)
 
 
 def case_env(case: Case, mat: Materialized) -> dict[str, str]:
@@ -395,7 +402,7 @@ def case_env(case: Case, mat: Materialized) -> dict[str, str]:
 
 
 def run_invocation(case: Case, argv: list[str], which: str, home: Path,
-                   timeout: float = 120) -> Snapshot:
+                   timeout: float = 120, version: str = refbin.PRIMARY_VERSION) -> Snapshot:
     """Fresh materialisation, one CLI run, snapshot."""
     mat = materialize(case, home)
     args = [mat.subst(a) for a in argv]
@@ -404,7 +411,7 @@ def run_invocation(case: Case, argv: list[str], which: str, home: Path,
     env = case_env(case, mat)
     cwd = home / mat.subst(case.cwd) if case.cwd else home
     started = time.monotonic()
-    res = resolve_runner(which)(args, home, env=env, cwd=cwd, timeout=timeout)
+    res = resolve_runner(which, version)(args, home, env=env, cwd=cwd, timeout=timeout)
     elapsed = time.monotonic() - started
     norm = Normaliser(mat)
     ignore = list(DEFAULT_IGNORE) + list(case.ignore)
@@ -552,6 +559,7 @@ class CaseOutcome:
     invocations: list[InvocationOutcome]
     error: str | None = None
     elapsed: float = 0.0
+    version: str = refbin.PRIMARY_VERSION
 
     @property
     def identical(self) -> bool:
@@ -563,7 +571,8 @@ class CaseOutcome:
                 and any(inv.a.exit != 0 for inv in self.invocations))
 
     def report(self, repro: Path | None = None) -> str:
-        lines = [f"== {self.case.name} ({'identical' if self.identical else 'DIFFERENT'})"]
+        lines = [f"== {self.case.name} ({'identical' if self.identical else 'DIFFERENT'}, "
+                 f"reference {self.version} against {self.against})"]
         if self.case.expected_difference:
             lines.append(f"   expected difference: {self.case.expected_difference}")
         if self.error:
@@ -577,15 +586,17 @@ class CaseOutcome:
         return "\n".join(lines)
 
 
-def run_case(case: Case, home: Path, against: str = "ours", timeout: float = 120) -> CaseOutcome:
-    """For each run: materialise → reference → snapshot, materialise → ``against`` → snapshot."""
+def run_case(case: Case, home: Path, against: str = "ours", timeout: float = 120,
+             version: str = refbin.PRIMARY_VERSION) -> CaseOutcome:
+    """For each run: materialise → reference ``version`` → snapshot, materialise → ``against`` →
+    snapshot (``against`` is ``ours``, ``reference`` (the same release) or ``reference@<release>``)."""
     started = time.monotonic()
     invocations: list[InvocationOutcome] = []
     labels = ("ref", "ours" if against == "ours" else "ref2")
     try:
         for argv in case.runs:
-            a = run_invocation(case, argv, "reference", home, timeout)
-            b = run_invocation(case, argv, against, home, timeout)
+            a = run_invocation(case, argv, "reference", home, timeout, version)
+            b = run_invocation(case, argv, against, home, timeout, version)
             invocations.append(InvocationOutcome(argv, a, b, compare_snapshots(a, b, labels)))
         error = None
     except Exception as exc:  # noqa: BLE001 - reported as a case failure
@@ -595,7 +606,7 @@ def run_case(case: Case, home: Path, against: str = "ours", timeout: float = 120
             wipe(home)
         except OSError:
             pass
-    return CaseOutcome(case, against, invocations, error, round(time.monotonic() - started, 2))
+    return CaseOutcome(case, against, invocations, error, round(time.monotonic() - started, 2), version)
 
 
 def save_reproducer(outcome: CaseOutcome, root: Path) -> Path:
@@ -648,13 +659,14 @@ class DiffRunner:
         if owned:
             atexit.register(self.close)
 
-    def submit(self, case: Case, against: str = "ours") -> concurrent.futures.Future[CaseOutcome]:
-        return self._pool.submit(self._run, case, against)
+    def submit(self, case: Case, against: str = "ours", version: str = refbin.PRIMARY_VERSION
+               ) -> concurrent.futures.Future[CaseOutcome]:
+        return self._pool.submit(self._run, case, against, version)
 
-    def _run(self, case: Case, against: str) -> CaseOutcome:
+    def _run(self, case: Case, against: str, version: str) -> CaseOutcome:
         home = self._slots.get()
         try:
-            return run_case(case, home, against, self.timeout)
+            return run_case(case, home, against, self.timeout, version)
         finally:
             self._slots.put(home)
 

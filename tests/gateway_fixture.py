@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import refbin
+from helpers.clock import pin_session_reset
 
 READY_TIMEOUT_S = 90.0
 
@@ -118,21 +119,36 @@ def _handshake_ok(port: int, auth: str, secret: str, timeout: float = 3.0) -> bo
     return False
 
 
+def pin_reset(config_path: Path) -> None:
+    """Give the Gateway's config a session reset that never fires (helpers.clock.NO_RESET), so that
+    no daily boundary or idle window can start a fresh session between two turns of a test."""
+    import json5
+
+    config = json5.loads(config_path.read_text(encoding="utf-8")) if config_path.exists() else {}
+    if not isinstance(config, dict) or "$include" in config:
+        return  # a config the test shapes on purpose stays as written
+    if (config.get("session") or {}).get("reset") is None:
+        config_path.write_text(json.dumps(pin_session_reset(config), indent=2), encoding="utf-8")
+
+
 def start_gateway(base: Path, *, auth: str = "token", secret: str | None = None,
                   ready_timeout: float = READY_TIMEOUT_S,
-                  extra_env: dict[str, str] | None = None) -> RunningGateway:
-    """Start `openclaw gateway run` on a free loopback port under `base/home`; wait until ready."""
-    if not refbin.reference_available():
-        raise RuntimeError("reference OpenClaw 2026.7.1 missing: run scripts/install-reference.sh")
+                  extra_env: dict[str, str] | None = None,
+                  version: str = refbin.PRIMARY_VERSION) -> RunningGateway:
+    """Start `openclaw gateway run` (reference release `version`) on a free loopback port under
+    `base/home`; wait until ready."""
+    if not refbin.reference_available(version):
+        raise RuntimeError(refbin.missing_message(version))
     home = base / "home"
     state_dir = home / ".openclaw"
     state_dir.mkdir(parents=True, exist_ok=True)
+    pin_reset(state_dir / "openclaw.json")
     secret = secret or secrets.token_hex(16)
     port = free_port()
     env = refbin.clean_env(home, {"OPENCLAW_DISABLE_BONJOUR": "1", **(extra_env or {})})
     env["PATH"] = f"{refbin.reference_node_bin_dir()}:{env['PATH']}"
     log_path = base / "gateway.log"
-    cmd = [str(refbin.reference_bin()), "gateway", "run", "--allow-unconfigured",
+    cmd = [str(refbin.reference_bin(version)), "gateway", "run", "--allow-unconfigured",
            "--port", str(port), "--bind", "loopback", "--auth", auth, f"--{auth}", secret]
     started = time.monotonic()
     with open(log_path, "wb") as log:

@@ -13,6 +13,7 @@ import pytest
 from openclaw_cli.config import agents, load as config
 from openclaw_cli.config.agents import Target
 from openclaw_cli.errors import CliError
+from helpers.references import every_file_era_release
 
 DIST = "node_modules/openclaw/dist"
 
@@ -173,6 +174,7 @@ def _summaries(stdout: str) -> list[tuple[str, str]]:
     return [(s["agentId"], s["storePath"]) for s in (data["stores"] if "stores" in data else [data])]
 
 
+@every_file_era_release
 def test_targets_match_reference_binary(reference, tmp_path, monkeypatch):
     multi = {
         "agents": {"list": [{"id": "main"}, {"id": "Ops Team", "default": True},

@@ -25,6 +25,7 @@ from openclaw_cli.maintenance.plan import CleanupOptions, preserve_keys
 from openclaw_cli.maintenance.settings import resolve_maintenance
 from helpers.folders import folder_digest
 from openclaw_cli.store.sessions_json import load_store, save_store
+from helpers.references import every_file_era_release
 
 MIN_MS = 60_000
 DAY_MS = 86_400_000
@@ -605,6 +606,7 @@ def test_text_dry_run_lists_planned_actions_and_unreferenced_artifacts(home):
     assert lines[header + 2].startswith("prune-stale ") and "agent:main:direct:bob" in lines[header + 2]
 
 
+@every_file_era_release
 @pytest.mark.reference
 def test_label_summary_matches_the_reference(home, reference):
     """Labels: per-label counts, `(unlabeled)` for empty/non-string, a literal "Unlabeled" apart,
@@ -712,6 +714,7 @@ def test_cap_never_removes_thread_keys():
     assert list(store) == [THREAD_KEY, "agent:main:direct:b"]
 
 
+@every_file_era_release
 @pytest.mark.reference
 def test_when_protected_entries_fill_the_cap_every_unprotected_entry_goes(home, reference):
     """2026.7.1: protected entries alone fill maxEntries, so every unprotected entry is capped
@@ -1242,7 +1245,7 @@ def test_a_live_foreign_lock_makes_the_run_wait_then_exit_75(home):
     store = write_store(home, entries_of(("agent:main:explicit:old", "old", 40 * DAY_MS)))
     lock = Path(f"{store}.lock")
     holder = os.getpid()  # this test process: alive, and not the CLI's own
-    lock.write_text(json.dumps({"pid": holder, "startedAt": now_ms()}))
+    put(lock, json.dumps({"pid": holder, "startedAt": now_ms()}))  # touched now
     before = store.read_bytes()
     started = time.monotonic()
     result = cli(home, "--enforce", "--wait", "0.3", "--store", str(store))
@@ -1259,9 +1262,8 @@ def test_a_stale_lock_is_taken_over(home, why):
     store = write_store(home, entries_of(("agent:main:explicit:old", "old", 40 * DAY_MS)))
     lock = Path(f"{store}.lock")
     pid = dead_pid() if why == "dead pid" else os.getppid()
-    lock.write_text(json.dumps({"pid": pid, "startedAt": now_ms() - 60_000}))
-    if why == "older than 30 s":
-        set_age(lock, 60_000)
+    put(lock, json.dumps({"pid": pid, "startedAt": now_ms() - 60_000}),
+        age_ms=60_000 if why == "older than 30 s" else 0)
     assert applied(store, lock_wait_s=0.2)["pruned"] == 1
     assert not lock.exists()
 
@@ -1269,7 +1271,7 @@ def test_a_stale_lock_is_taken_over(home, why):
 def test_a_fresh_live_lock_blocks_the_in_process_run_too(home):
     """run_cleanup raises LockBusyError (exit 75) instead of touching a store someone else holds."""
     store = write_store(home, entries_of(("agent:main:explicit:old", "old", 40 * DAY_MS)))
-    Path(f"{store}.lock").write_text(json.dumps({"pid": os.getppid(), "startedAt": now_ms()}))
+    put(Path(f"{store}.lock"), json.dumps({"pid": os.getppid(), "startedAt": now_ms()}))  # touched now
     with pytest.raises(LockBusyError) as err:
         cleanup(store, lock_wait_s=0.1)
     assert err.value.exit_code == 75

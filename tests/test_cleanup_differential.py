@@ -1,4 +1,4 @@
-"""Differential tests: this project's `sessions cleanup` against the reference OpenClaw 2026.7.1."""
+"""Differential tests: this project's `sessions cleanup` against every file-era reference release."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 
 from diffgen import case_seeds, edge_cases, generate_case
 from diffharness import Case, CaseOutcome, DiffRunner, save_reproducer
+from refbin import FILE_ERA_VERSIONS, PRIMARY_VERSION
 
 # OPENCLAW_DIFF_CASES generated cases (default 100) from OPENCLAW_DIFF_SEED (default 0), plus
 # every hand-written edge case unless OPENCLAW_DIFF_EDGE=0. OPENCLAW_DIFF_JOBS sets the workers.
@@ -26,31 +27,35 @@ if WITH_EDGE:
 pytestmark = pytest.mark.reference
 
 
-def _param(case: Case):
+def _param(version: str, case: Case):
     marks = []
     if case.expected_difference:
         marks.append(pytest.mark.xfail(reason=case.expected_difference, strict=False))
-    return pytest.param(case, id=case.name, marks=marks)
+    return pytest.param(version, case, id=f"{version}-{case.name}", marks=marks)
 
 
 @pytest.fixture(scope="module")
-def outcomes(reference, request) -> dict[str, concurrent.futures.Future[CaseOutcome]]:
+def outcomes(file_era_references, request
+             ) -> dict[tuple[str, str], concurrent.futures.Future[CaseOutcome]]:
     """Starts every selected case at once on a worker pool; each test waits for its own."""
-    selected = [item.callspec.params["case"] for item in request.session.items
+    selected = [(item.callspec.params["version"], item.callspec.params["case"])
+                for item in request.session.items
                 if getattr(item, "originalname", "") == "test_cleanup_matches_reference"
                 and hasattr(item, "callspec")]
     runner = DiffRunner(jobs=JOBS)
-    futures = {case.name: runner.submit(case, against="ours") for case in selected}
+    futures = {(version, case.name): runner.submit(case, against="ours", version=version)
+               for version, case in selected}
     yield futures
     runner.close()
 
 
-@pytest.mark.parametrize("case", [_param(c) for c in CASES])
-def test_cleanup_matches_reference(case: Case, outcomes, tmp_path_factory) -> None:
-    outcome = outcomes[case.name].result()
+@pytest.mark.parametrize(("version", "case"), [_param(v, c) for v in FILE_ERA_VERSIONS for c in CASES])
+def test_cleanup_matches_reference(version: str, case: Case, outcomes, tmp_path_factory) -> None:
+    outcome = outcomes[(version, case.name)].result()
     if outcome.identical:
         return
-    root = Path(REPRO_DIR) if REPRO_DIR else tmp_path_factory.mktemp("diff-repro")
+    root = Path(REPRO_DIR) / version if REPRO_DIR else tmp_path_factory.mktemp("diff-repro")
     repro = save_reproducer(outcome, root)
-    pytest.fail(outcome.report(repro) + f"\nreplay: python scripts/differential.py --replay {repro}",
-                pytrace=False)
+    replay = (f"python scripts/differential.py --replay {repro}" if version == PRIMARY_VERSION
+              else f"python -m pytest tests/test_cleanup_differential.py -k '{version}-{case.name}'")
+    pytest.fail(outcome.report(repro) + f"\nreplay: {replay}", pytrace=False)

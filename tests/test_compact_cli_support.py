@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import refbin
+from helpers.clock import shift_entry, shift_to_run_start
 
 FIXTURE = Path(__file__).parent / "data" / "real-2026.7.1" / "state"
 FIXTURE_SESSIONS = FIXTURE / "agents" / "main" / "sessions"
@@ -53,8 +54,10 @@ def add_session(state: Path, key: str, session_id: str | None = None, source: st
     transcript.write_text("".join(line.replace(source_id, session_id) for line in fixture_lines(source)))
     store_path = folder / "sessions.json"
     store = json.loads(store_path.read_text()) if store_path.exists() else {}
-    entry = json.loads(json.dumps(json.loads((FIXTURE_SESSIONS / "sessions.json").read_text())[fixture_key])
-                       .replace(source_id, session_id))
+    recorded = json.loads((FIXTURE_SESSIONS / "sessions.json").read_text())
+    entry = json.loads(json.dumps(recorded[fixture_key]).replace(source_id, session_id))
+    # recorded moments moved to today: the Gateway's maintenance prunes entries older than 30 days
+    shift_entry(entry, shift_to_run_start(recorded))
     entry.pop("compactionCheckpoints", None)
     entry["sessionFile"] = str(transcript)
     store[key] = entry

@@ -53,13 +53,16 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 def test_max_lines_offline(state: Path) -> None:
     before = store(state)["agent:main:fixture-a"]
     original = (sessions_dir(state) / f"{A_ID}.jsonl").read_bytes()
+    started = int(time.time() * 1000)
     result = run_offline_compact(state_dir=state, key="fixture-a", max_lines=6)
     assert result["ok"] and result["compacted"] and result["kept"] == 6 and result["key"] == "agent:main:fixture-a"
     assert Path(result["archived"]).read_bytes() == original
     assert (sessions_dir(state) / f"{A_ID}.jsonl").read_bytes() == \
         (FIXTURE / "state/agents/main/sessions" / f"{A_ID}.jsonl").read_bytes()
     after = store(state)["agent:main:fixture-a"]
-    assert after["updatedAt"] > before["updatedAt"] and after["compactionCount"] == 0
+    # updatedAt becomes now (like the Gateway's Date.now()), whenever the fixture was recorded
+    assert started <= after["updatedAt"] <= time.time() * 1000 and after["updatedAt"] != before["updatedAt"]
+    assert after["compactionCount"] == 0
     assert not list(sessions_dir(state).glob("*.lock")) and not list(sessions_dir(state).glob("*.tmp"))
     again = run_offline_compact(state_dir=state, key="agent:main:fixture-a", max_lines=6)
     assert again == {"ok": True, "key": "agent:main:fixture-a", "compacted": False, "kept": 6,

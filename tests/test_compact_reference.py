@@ -15,6 +15,7 @@ import pytest
 
 import refbin
 from openclaw_cli.compact.offline import run_offline_compact
+from helpers.clock import pin_session_reset, shift_store
 from openclaw_cli.compact.clock import now_ms
 from openclaw_cli.transcript import jsjson, load_index
 from openclaw_cli.transcript.messages import COMPACTION_SUMMARY_PREFIX
@@ -47,13 +48,15 @@ def prepare_state(state: Path, llm_port: int) -> None:
     (sessions / f"{OFFLINE_ID}.jsonl").write_text("".join(offline_lines))
     config = json.loads(json.dumps(__import__("json5").loads((state / "openclaw.json").read_text())))
     config["models"]["providers"]["fake"]["baseUrl"] = f"http://127.0.0.1:{llm_port}/v1"
+    pin_session_reset(config)  # no daily or idle reset may start a fresh session mid-run
     (state / "openclaw.json").write_text(json.dumps(config, indent=2))
     models = json.loads((state / "agents/main/agent/models.json").read_text())
     models["providers"]["fake"]["baseUrl"] = f"http://127.0.0.1:{llm_port}/v1"
     (state / "agents/main/agent/models.json").write_text(json.dumps(models, indent=2))
     store = json.loads((sessions / "sessions.json").read_text())
     now = now_ms()
-    store[OFFLINE_KEY] = dict(store["agent:main:main"], sessionId=OFFLINE_ID)
+    shift_store(store)  # recorded times (sessionStartedAt, lastInteractionAt, ...) moved to today
+    store[OFFLINE_KEY] = json.loads(json.dumps(dict(store["agent:main:main"], sessionId=OFFLINE_ID)))
     store[OFFLINE_KEY].pop("compactionCheckpoints", None)
     for entry in store.values():
         entry["updatedAt"] = now

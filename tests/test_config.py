@@ -15,6 +15,7 @@ from openclaw_cli.config import agents, load as config, paths
 from openclaw_cli.errors import ConfigError
 from openclaw_cli.js.strings import js_number_to_string as js_number_string
 from openclaw_cli.config.units import parse_byte_size, parse_duration_ms
+from helpers.references import every_file_era_release
 
 DATA = Path(__file__).resolve().parent / "data" / "config"
 DIST = "node_modules/openclaw/dist"
@@ -438,6 +439,7 @@ _INVALID = [
 ]
 
 
+@every_file_era_release
 def test_invalid_configs_match_reference_binary(reference, tmp_path, monkeypatch):
     homes = []
     for index, cfg in enumerate(_INVALID):
@@ -493,6 +495,7 @@ def _ours(home: Path, cwd: Path, extra: dict[str, str] | None = None) -> list[tu
             for t in agents.resolve_session_store_targets(loaded.data, all_agents=True, env=env)]
 
 
+@every_file_era_release
 def test_loading_matches_reference_binary(reference, tmp_path, monkeypatch):
     """JSON5, nested/array includes, include roots, ${VAR}, env block and dotenv, end to end."""
     scenarios: list[tuple[Path, Path, dict[str, str]]] = []

@@ -1,4 +1,4 @@
-"""Differential tests against the reference `openclaw doctor` 2026.7.1 on combined fixtures."""
+"""Differential tests against the reference `openclaw doctor` (every file-era release) on combined fixtures."""
 
 from __future__ import annotations
 
@@ -36,8 +36,8 @@ HUMAN = ["doctor", "--non-interactive"]
 FIX = ["doctor", "--fix", "--non-interactive"]
 
 class Case:
-    def __init__(self, root: Path, name: str, build, args: list[str]):
-        self.name, self.args = name, args
+    def __init__(self, root: Path, name: str, build, args: list[str], version: str):
+        self.name, self.args, self.version = name, args, version
         self.homes: dict[str, Path] = {}
         self.envs: dict[str, dict[str, str]] = {}
         for side in ("ref", "ours"):
@@ -49,8 +49,11 @@ class Case:
         self.results: dict[str, refbin.Result] = {}
 
     def run(self, side: str) -> None:
-        runner = refbin.run_reference if side == "ref" else refbin.run_ours
-        self.results[side] = runner(self.args, self.homes[side], self.envs[side], timeout=180)
+        if side == "ref":
+            self.results[side] = refbin.run_reference(self.args, self.homes[side], self.envs[side], timeout=180,
+                                                      version=self.version)
+        else:
+            self.results[side] = refbin.run_ours(self.args, self.homes[side], self.envs[side], timeout=180)
 
     def out(self, side: str) -> str:
         return self.results[side].stdout.replace(str(self.homes[side]), "HOME")
@@ -67,10 +70,10 @@ CASES = {
 }
 
 
-@pytest.fixture(scope="module")
-def cases(reference, tmp_path_factory) -> dict[str, Case]:
-    root = tmp_path_factory.mktemp("doctor-diff")
-    built = {name: Case(root, name, build, args) for name, (build, args) in CASES.items()}
+@pytest.fixture(scope="module", params=refbin.FILE_ERA_VERSIONS)
+def cases(file_era_references, tmp_path_factory, request) -> dict[str, Case]:
+    root = tmp_path_factory.mktemp(f"doctor-diff-{request.param}")
+    built = {name: Case(root, name, build, args, request.param) for name, (build, args) in CASES.items()}
     jobs = [(case, side) for case in built.values() for side in ("ref", "ours")]
     with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
         list(pool.map(lambda job: job[0].run(job[1]), jobs))
@@ -200,7 +203,7 @@ def test_fix_leaves_the_same_files(cases):
     for key in ("plugins", "gateway", "models"):
         assert our_cfg[key] == ref_cfg[key], key
     assert our_cfg["wizard"]["lastRunCommand"] == ref_cfg["wizard"]["lastRunCommand"] == "doctor"
-    assert our_cfg["meta"]["lastTouchedVersion"] == ref_cfg["meta"]["lastTouchedVersion"]
+    assert_version_stamps(case, _flat(ref_cfg), _flat(our_cfg))
     items = expected_items(case)
     ours_text = _normalize(case.out("ours"))
     missing = [(t, i) for t, i in items if _normalize(i) not in ours_text]
@@ -223,14 +226,27 @@ NOT_REPRODUCED = ("agents.defaults.maxConcurrent", "agents.defaults.subagents.",
                   "plugins.allow", "plugins.entries.anthropic")
 
 
+# Each release stamps its own version into a config it writes. We always stamp 2026.7.1: a
+# 2026.7.35 stamp would make 2026.7.1 warn "config was written by version 2026.7.35" on every
+# command, while no file-era release warns about a 2026.7.1 stamp.
+VERSION_STAMPS = ("meta.lastTouchedVersion", "wizard.lastRunVersion")
+
+
+def assert_version_stamps(case: Case, ref: dict, ours: dict) -> None:
+    for key in VERSION_STAMPS:
+        assert json.loads(ref[key]) == case.version, key
+        assert json.loads(ours[key]) == refbin.PRIMARY_VERSION, key
+
+
 def test_fix_migrates_legacy_keys_like_the_reference(cases):
     case = cases["c4-fix"]
     assert case.results["ours"].returncode == case.results["ref"].returncode == 0
     ref = _flat(json.loads((state(case.homes["ref"]) / "openclaw.json").read_text()))
     ours = _flat(json.loads((state(case.homes["ours"]) / "openclaw.json").read_text()))
     differ = sorted(k for k in set(ref) | set(ours) if ref.get(k) != ours.get(k)
-                    and not k.startswith(NOT_REPRODUCED))
+                    and not k.startswith(NOT_REPRODUCED) and k not in VERSION_STAMPS)
     assert differ == []
+    assert_version_stamps(case, ref, ours)
     assert json.loads(ours["plugins.allow"]) == ["openai", "memory-core"]
     items = [(t, i) for t, i in expected_items(case) if t == "Doctor changes"]
     assert len(items) > 20

@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import refbin
+
 from test_doctor_support import (MAIN_SID, ORPHAN_SID, TOKEN, doctor, f1, f2, header, iso_ago, lint, sessions,
                                  state, write_config, write_lock, write_store, write_transcript)
 
@@ -260,7 +262,8 @@ def test_cli_tty_orphan_archive_through_pty(home):
 
     f2(home)
     orphan = sessions(home) / f"{ORPHAN_SID}.jsonl"
-    env = {"HOME": str(home), "PATH": os.environ.get("PATH", ""), "OPENCLAW_GATEWAY_PORT": "1", "NO_COLOR": "1"}
+    env = {"HOME": str(home), "PATH": os.environ.get("PATH", ""), "OPENCLAW_GATEWAY_PORT": "1", "NO_COLOR": "1",
+           **refbin.clock_env()}
     pid, fd = pty.fork()
     if pid == 0:  # pragma: no cover - child
         os.chdir(home)

@@ -10,6 +10,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import refbin
+
 MAIN_SID = "11111111-1111-4111-8111-111111111111"
 GROUP_SID = "22222222-2222-4222-8222-222222222222"
 ORPHAN_SID = "33333333-3333-4333-8333-333333333333"
@@ -96,7 +98,7 @@ def f2(home: Path) -> None:
 
 def base_env(home: Path, extra: dict | None = None) -> dict[str, str]:
     env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "OPENCLAW_GATEWAY_PORT": "1",
-           "TZ": "UTC", "LANG": "C.UTF-8"}
+           "TZ": "UTC", "LANG": "C.UTF-8", **refbin.clock_env()}
     env.update(extra or {})
     return env
 

@@ -12,6 +12,7 @@ import pytest
 
 from openclaw_cli.config import agents, load as config, paths
 from openclaw_cli.errors import CliError, UsageError
+from helpers.references import every_file_era_release
 
 DIST = "node_modules/openclaw/dist"
 
@@ -372,6 +373,7 @@ def _write(path: Path, text: str) -> None:
     path.write_text(text)
 
 
+@every_file_era_release
 def test_state_dir_and_profiles_match_reference_binary(reference, tmp_path, monkeypatch):
     cases: list[tuple[str, list[str], dict[str, str]]] = []
 

@@ -24,6 +24,7 @@ from openclaw_cli.ui.redact.engine import (
     redact_console_text,
     redact_lines,
 )
+from helpers.references import every_file_era_release
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data" / "redact"
@@ -591,6 +592,7 @@ def test_ordinary_lines_are_cheap():
     {"redactSensitive": "off"},
     {"redactPatterns": ["/agent:[a-z]+/", "fb9fb699"]},
 ])
+@every_file_era_release
 def test_reference_cli_lines(reference, home, logging):
     """The reference's routed `sessions` listing prints unredacted; the same command through
     the full program (console capture on) prints exactly what redact_lines makes of it."""

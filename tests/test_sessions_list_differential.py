@@ -1,4 +1,4 @@
-"""Differential tests: `openclaw sessions` / `sessions list` against the reference OpenClaw 2026.7.1.
+"""Differential tests: `openclaw sessions` / `sessions list` against every file-era reference release.
 
 Every scenario is written twice, identically (same absolute times), into two scratch homes;
 the reference runs in one, this project in the other. Text output must be byte-identical;
@@ -366,7 +366,8 @@ class Pair:
     ours_home: Path
 
 
-def run_pair(scenario: Scenario, argv: list[str], root: Path, state_db: Path | None) -> Pair:
+def run_pair(scenario: Scenario, argv: list[str], root: Path, state_db: Path | None,
+             version: str = refbin.PRIMARY_VERSION) -> Pair:
     slug = re.sub(r"[^a-z0-9]+", "-", " ".join(argv).lower()).strip("-")
     ref_home, ours_home = root / f"{slug}-ref" / "home", root / f"{slug}-ours" / "home"
     now = int(time.time() * 1000)
@@ -374,7 +375,7 @@ def run_pair(scenario: Scenario, argv: list[str], root: Path, state_db: Path | N
     materialize(scenario, ours_home, now, state_db)
     # Both start together, so they read the clock within a few seconds of each other.
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as both:
-        ref_run = both.submit(refbin.run_reference, argv, ref_home, env=ENV)
+        ref_run = both.submit(refbin.run_reference, argv, ref_home, env=ENV, version=version)
         ours_run = both.submit(refbin.run_ours, argv, ours_home, env=ENV)
         ref, ours = ref_run.result(), ours_run.result()
     return Pair(scenario, argv, ref, ours, ref_home, ours_home)
@@ -443,18 +444,22 @@ def compare(pair: Pair) -> list[str]:
     return problems
 
 
-@pytest.fixture(scope="module")
-def state_db(reference, tmp_path_factory) -> Path:
-    """A state database as the reference creates it (the ACP rows go into copies of it)."""
-    home = tmp_path_factory.mktemp("state-db") / "home"
+def _state_db(version: str, root: Path) -> Path:
+    """A state database as the reference `version` creates it (the ACP rows go into copies of it)."""
+    home = root / "home"
     store = home / _store_path("main")
     store.parent.mkdir(parents=True)
     store.write_text('{"agent:main:main": {"sessionId": "s", "updatedAt": 1}}')
-    result = reference.run_reference(["sessions", "--json"], home, env=ENV)
+    result = refbin.run_reference(["sessions", "--json"], home, env=ENV, version=version)
     assert result.returncode == 0, result.stderr
     db = home / ".openclaw" / "state" / "openclaw.sqlite"
     assert db.is_file()
     return db
+
+
+@pytest.fixture(scope="module")
+def state_dbs(file_era_references, tmp_path_factory) -> dict[str, Path]:
+    return {v: _state_db(v, tmp_path_factory.mktemp(f"state-db-{v}")) for v in refbin.FILE_ERA_VERSIONS}
 
 
 ALL_SCENARIOS = scenarios()
@@ -467,14 +472,15 @@ CASES = [(s, argv) for s in ALL_SCENARIOS for argv in s.runs] + [(ERRORS, argv) 
 
 
 @pytest.fixture(scope="module")
-def pairs(state_db, tmp_path_factory, request) -> dict[str, concurrent.futures.Future[Pair]]:
-    """Starts every selected case on a small worker pool; each test waits for its own."""
-    selected = {item.callspec.params["case_id"] for item in request.session.items
+def pairs(state_dbs, tmp_path_factory, request) -> dict[tuple[str, str], concurrent.futures.Future[Pair]]:
+    """Starts every selected (version, case) on a small worker pool; each test waits for its own."""
+    selected = {(item.callspec.params["version"], item.callspec.params["case_id"])
+                for item in request.session.items
                 if hasattr(item, "callspec") and "case_id" in item.callspec.params}
     root = tmp_path_factory.mktemp("sessions-list")
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=JOBS)
-    futures = {_case_id(s, argv): pool.submit(run_pair, s, argv, root / s.name, state_db)
-               for s, argv in CASES if _case_id(s, argv) in selected}
+    futures = {(v, _case_id(s, argv)): pool.submit(run_pair, s, argv, root / v / s.name, state_dbs[v], v)
+               for v in refbin.FILE_ERA_VERSIONS for s, argv in CASES if (v, _case_id(s, argv)) in selected}
     yield futures
     pool.shutdown(wait=True, cancel_futures=True)
 
@@ -484,11 +490,12 @@ def _case_id(scenario: Scenario, argv: list[str]) -> str:
 
 
 @pytest.mark.parametrize("case_id", [_case_id(s, a) for s, a in CASES])
-def test_sessions_list_matches_reference(case_id: str, pairs) -> None:
-    pair = pairs[case_id].result()
+@pytest.mark.parametrize("version", refbin.FILE_ERA_VERSIONS)
+def test_sessions_list_matches_reference(version: str, case_id: str, pairs) -> None:
+    pair = pairs[(version, case_id)].result()
     problems = compare(pair)
     if problems:
-        pytest.fail(f"{case_id}\n" + "\n".join(problems), pytrace=False)
+        pytest.fail(f"{case_id} (reference {version})\n" + "\n".join(problems), pytrace=False)
 
 
 def test_documented_differences_are_exercised() -> None:

@@ -259,8 +259,20 @@ def test_zsh_script_structure():
     assert "compdef _openclaw openclaw" in text
 
 
-@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed (the structure is checked above)")
+PACKAGES = {"zsh": "zsh", "fish": "fish", "groff": "groff-base"}  # the Debian package of each tool
+
+
+def require(*tools: str) -> str:
+    """The first of `tools` on PATH; none is a failure, never a skip (scripts/test installs them)."""
+    for tool in tools:
+        if shutil.which(tool):
+            return tool
+    pytest.fail(f"{' or '.join(tools)} is not installed: run scripts/test, which installs it "
+                f"(apt-get install {PACKAGES[tools[0]]})")
+
+
 def test_zsh_script_loads_in_zsh(tmp_path):
+    require("zsh")
     assert subprocess.run(["zsh", "-n", str(ZSH)], capture_output=True, text=True).returncode == 0
     names = " ".join(f"_openclaw_{'_'.join(c.path).replace('-', '_') or 'root'}" for c in COMMANDS)
     # compinit writes (and renames over) its dump file even with -D: never point it at /dev/null
@@ -293,8 +305,8 @@ def test_fish_script_structure():
         assert tokens[4].startswith("'__openclaw_at"), line
 
 
-@pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed (the structure is checked above)")
 def test_fish_script_completes_in_fish(tmp_path):
+    require("fish")
     assert subprocess.run(["fish", "--no-execute", str(FISH)], capture_output=True).returncode == 0
 
     def complete(line: str) -> list[str]:
@@ -336,14 +348,12 @@ def test_man_page_structure(name):
 @pytest.mark.parametrize("name", PAGES)
 def test_man_page_renders(name):
     path = ROOT / MAN_DIR / name
-    if shutil.which("groff"):
+    if require("groff", "man") == "groff":
         proc = subprocess.run(["groff", "-man", "-Tutf8", "-ww", str(path)], capture_output=True, text=True,
                               env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, timeout=60)
-    elif shutil.which("man"):
+    else:
         proc = subprocess.run(["man", "-l", str(path)], capture_output=True, text=True,
                               env={"PATH": "/usr/bin:/bin", "MANPAGER": "cat", "LANG": "C.UTF-8"}, timeout=60)
-    else:
-        pytest.skip("neither groff nor man is installed (the roff structure is checked above)")
     assert proc.returncode == 0 and not proc.stderr.strip(), proc.stderr
     rendered = re.sub(r".\x08", "", proc.stdout)
     for section in SECTIONS:

@@ -16,6 +16,7 @@ from helpers.folders import folder_digest
 from openclaw_cli.js import json as jsjson
 from openclaw_cli.store import sessions_json as S
 from openclaw_cli.errors import StoreError
+from helpers.references import every_file_era_release
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "data" / "store"))
 import gen_entries  # noqa: E402
@@ -117,6 +118,7 @@ def pretty(value) -> bytes:
 # differential tests (each case runs the reference once)
 
 
+@every_file_era_release
 @pytest.mark.reference
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_random_stores_match_reference(reference, tmp_path, seed):
@@ -132,6 +134,7 @@ def test_random_stores_match_reference(reference, tmp_path, seed):
     assert_same_tree(ref_path, our_path)
 
 
+@every_file_era_release
 @pytest.mark.reference
 def test_hand_written_texts_match_reference(reference, tmp_path):
     """Non-canonical JSON: numbers, key order, duplicates, escapes, whitespace."""
@@ -158,6 +161,7 @@ def test_hand_written_texts_match_reference(reference, tmp_path):
     assert_same_tree(ref_path, our_path)
 
 
+@every_file_era_release
 @pytest.mark.reference
 def test_invalid_utf8_matches_reference(reference, tmp_path):
     content = b'{"a": {"sessionId": "s1", "label": "bad \xff\xfe \xed\xa0\x80 \xe2\x82 ok"}}'
@@ -167,6 +171,7 @@ def test_invalid_utf8_matches_reference(reference, tmp_path):
     assert_same_tree(ref_path, our_path)
 
 
+@every_file_era_release
 @pytest.mark.reference
 def test_blob_edge_cases_match_reference(reference, tmp_path):
     prompt = "p" * 600
@@ -208,6 +213,7 @@ def test_blob_edge_cases_match_reference(reference, tmp_path):
     assert_same_tree(ref_path, our_path)
 
 
+@every_file_era_release
 @pytest.mark.reference
 def test_special_files_match_reference(reference, tmp_path):
     """A missing file (and folder) becomes `{}`; an empty file only in the reference."""
@@ -241,6 +247,7 @@ def test_special_files_match_reference(reference, tmp_path):
     assert tree(ref_path.parent.parent.parent) == tree(our_path.parent.parent.parent)
 
 
+@every_file_era_release
 @pytest.mark.reference
 def test_unchanged_store_is_not_rewritten(reference, tmp_path, monkeypatch):
     """A store the reference would write identically keeps its bytes and mtime."""
