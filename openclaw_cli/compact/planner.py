@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -154,6 +155,13 @@ class CompactionPlan:
     def tail(self) -> list[EntryInfo]:
         """The summarisable entries from the cut on (what a hardened compaction drops)."""
         return [e for e in self.kept if e.type in MESSAGE_ENTRY_TYPES]
+
+    def file_ops_with_tail(self) -> FileOps:
+        """The file operations of the summarised messages and of the recent tail."""
+        ops = copy.deepcopy(self.file_ops)
+        for entry in self.tail:
+            ops.add_all((entry.extra or {}).get("fileOps", ()))
+        return ops
 
     @property
     def kept_tokens(self) -> int:

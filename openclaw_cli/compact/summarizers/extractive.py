@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from openclaw_cli.compact.fileops import format_capped_file_operations
+from openclaw_cli.compact.fileops import FileOps, format_capped_file_operations
 from openclaw_cli.compact.planner import CompactionPlan
 from openclaw_cli.compact.summarizers import prompts
-from openclaw_cli.compact.summarizers.base import SummaryResult, file_details
+from openclaw_cli.compact.summarizers.base import SummaryResult
 from openclaw_cli.transcript.jsjson import stringify
 from openclaw_cli.transcript.messages import convert_to_llm
 from openclaw_cli.transcript.realness import has_meaningful_text
@@ -132,14 +132,12 @@ class _Digest:
             call_id = message.get("toolCallId")
             if isinstance(call_id, str):
                 self.pending_calls.pop(call_id, None)
-            if message.get("isError") is True:
-                name = message.get("toolName") if isinstance(message.get("toolName"), str) else "tool"
-                self._error(name, _text_of(message.get("content")) or "failed")
         elif role == "bashExecution":
             self.tools["bash"] += 1
-            code = message.get("exitCode")
-            if isinstance(code, int) and code != 0:
-                self._error("bash", f"`{clip(str(message.get('command')), 80)}` exited with code {code}")
+        error = error_of(message)
+        if error is not None:
+            self.error_count += 1
+            self.errors.append(error)
 
     def _user(self, text: str) -> None:
         if not has_meaningful_text(text) or _SLASH_COMMAND.match(text):
@@ -178,17 +176,26 @@ class _Digest:
                     self.decisions.append(sentence)
             if sentences and sentences[-1].endswith("?"):
                 self.questions.append(sentences[-1])
-        if message.get("stopReason") == "error":
-            self._error("assistant", str(message.get("errorMessage") or "model error"))
-
-    def _error(self, source: str, text: str) -> None:
-        self.error_count += 1
-        self.errors.append((source, text[:2000]))
 
     def next_steps(self) -> list[str]:
         steps = [_STEP_PREFIX.sub("", line).strip() for line in self.steps_text.splitlines()
                  if _NEXT.match(line) and not _STEPS_HEADING.match(line)]
         return [s for s in steps if s][-MAX_NEXT:]
+
+
+def error_of(message: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(source, text) of a failed tool call, a failed command or a failed model turn."""
+    role = message.get("role")
+    if role == "toolResult" and message.get("isError") is True:
+        name = message.get("toolName") if isinstance(message.get("toolName"), str) else "tool"
+        return name, (_text_of(message.get("content")) or "failed")[:2000]
+    if role == "bashExecution":
+        code = message.get("exitCode")
+        if isinstance(code, int) and code != 0:
+            return "bash", f"`{clip(str(message.get('command')), 80)}` exited with code {code}"
+    if role == "assistant" and message.get("stopReason") == "error":
+        return "assistant", str(message.get("errorMessage") or "model error")[:2000]
+    return None
 
 
 def _digest(messages: Iterable[Mapping[str, Any]], digest: _Digest | None = None) -> _Digest:
@@ -206,7 +213,13 @@ def digest_entries(plan: CompactionPlan, infos: list) -> _Digest:
     older = infos[: len(infos) - len(tail)]
     head_users = [e for e in older if e.role == "user" and e.meaningful][:HEAD_REQUESTS]
     head = _digest(plan.iter_messages(head_users)) if head_users else None
-    digest = _digest(plan.iter_messages(tail))
+    digest = _Digest()
+    failed = [e for e in older if (e.extra or {}).get("error")][-MAX_ERRORS:]
+    for message in plan.iter_messages(failed):  # the newest errors before the window (counted below)
+        error = error_of(message)
+        if error is not None:
+            digest.errors.append(error)
+    digest = _digest(plan.iter_messages(tail), digest)
     for e in older:
         for name in (e.extra or {}).get("tools", ()):
             digest.tools[name] += 1
@@ -218,6 +231,11 @@ def digest_entries(plan: CompactionPlan, infos: list) -> _Digest:
     if head is not None:
         digest.head_requests = head.head_requests
         digest.first_ms = head.first_ms if head.first_ms is not None else digest.first_ms
+        for item in reversed(head.constraints):  # the first constraints matter most
+            if item not in digest.constraints:
+                digest.constraints.appendleft(item)
+        while len(digest.constraints) > MAX_CONSTRAINTS:
+            digest.constraints.pop()
     return digest
 
 
@@ -271,7 +289,7 @@ def _merge(previous: list[str], new: list[str], limit: int) -> list[str]:
     return out[-limit:] if len(out) > limit else out
 
 
-def render_history(d: _Digest, plan: CompactionPlan, earlier: dict[str, list[str]], level: Level) -> str:
+def render_history(d: _Digest, ops: FileOps, earlier: dict[str, list[str]], level: Level) -> str:
     """The history part of the summary at one level of detail."""
     c = level.item_chars
     recent = [clip(r, c) for r in d.requests]
@@ -300,7 +318,7 @@ def render_history(d: _Digest, plan: CompactionPlan, earlier: dict[str, list[str
     steps = [clip(s, c) for s in d.next_steps()]
     if not steps and d.last_user and not d.answered:
         steps = ["Answer the unanswered request above."]
-    context = _critical_context(d, plan, earlier, level)
+    context = _critical_context(d, ops, earlier, level)
     lines = [*_section("## Goal", goals), *_section("## Constraints & Preferences", constraints)]
     progress = [*_section("### Done", done, prefix="- [x] "), *_section("### In Progress", in_progress, prefix="- [ ] "),
                 *_section("### Blocked", errors)]
@@ -311,7 +329,7 @@ def render_history(d: _Digest, plan: CompactionPlan, earlier: dict[str, list[str
     return "\n".join(lines).rstrip() or prompts.NO_PRIOR_HISTORY
 
 
-def _critical_context(d: _Digest, plan: CompactionPlan, earlier: dict[str, list[str]], level: Level) -> list[str]:
+def _critical_context(d: _Digest, ops: FileOps, earlier: dict[str, list[str]], level: Level) -> list[str]:
     out = []
     if d.messages:
         calls = sum(d.tools.values())
@@ -326,10 +344,10 @@ def _critical_context(d: _Digest, plan: CompactionPlan, earlier: dict[str, list[
         out.append(f"Last request: {clip(d.last_user, level.last_request_chars)}")
     if d.last_answer:
         out.append(f"Last answer: {clip(d.last_answer, level.last_request_chars // 2)}")
-    read, modified = plan.file_ops.lists()
+    read, modified = ops.lists()
     for label, files in (("Files modified", modified), ("Files read", read)):
         if files:
-            recent = plan.file_ops.most_recent_first(files)
+            recent = ops.most_recent_first(files)
             shown = ", ".join(recent[: _n(8, level)])
             more = f" (+{len(files) - _n(8, level)} more)" if len(files) > _n(8, level) else ""
             out.append(f"{label} (newest first): {shown}{more}")
@@ -384,11 +402,13 @@ class ExtractiveSummarizer:
         scope = [*plan.history, *plan.turn_prefix, *plan.tail] if plan.hardened else plan.history
         history = digest_entries(plan, scope)
         prefix = digest_entries(plan, plan.turn_prefix) if split else None
-        details, read, modified = file_details(plan)
-        read, modified = plan.file_ops.most_recent_first(read), plan.file_ops.most_recent_first(modified)
+        ops = plan.file_ops_with_tail() if plan.hardened else plan.file_ops
+        read, modified = ops.lists()
+        details = {"readFiles": read, "modifiedFiles": modified}
+        read, modified = ops.most_recent_first(read), ops.most_recent_first(modified)
         summary = ""
         for level in LEVELS:
-            body = render_history(history, plan, earlier, level)
+            body = render_history(history, ops, earlier, level)
             if prefix is not None:
                 body += prompts.SPLIT_TURN_SEPARATOR + render_turn_prefix(prefix, level)
             files = format_capped_file_operations(read, modified, max_items=level.files, max_chars=level.file_chars)
