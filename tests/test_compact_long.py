@@ -37,8 +37,9 @@ def write_long_session(path: Path, turns: int = TURNS) -> dict:
     """User asks, the assistant reads one file (three new names a turn), sometimes edits one,
     sometimes a tool fails, and it answers; the last turn asks a question that stays open."""
     rng = random.Random(12)
-    lines = [json.dumps({"type": "session", "version": 3, "id": SESSION_ID, "timestamp": "2026-11-30T10:00:00.000Z",
-                         "cwd": "/srv/app"}, separators=(",", ":"))]
+    out = path.open("w", encoding="utf-8")
+    out.write(json.dumps({"type": "session", "version": 3, "id": SESSION_ID, "timestamp": "2026-11-30T10:00:00.000Z",
+                          "cwd": "/srv/app"}, separators=(",", ":")) + "\n")
     parent = None
     n = 0
     facts = {"read": set(), "modified": set(), "first": None, "last": None}
@@ -47,7 +48,7 @@ def write_long_session(path: Path, turns: int = TURNS) -> dict:
         nonlocal parent, n
         n += 1
         entry_id = f"{n:08x}"
-        lines.append(_message(entry_id, parent, n, message))
+        out.write(_message(entry_id, parent, n, message) + "\n")
         parent = entry_id
 
     for turn in range(turns):
@@ -82,7 +83,7 @@ def write_long_session(path: Path, turns: int = TURNS) -> dict:
                       "export_csv() by a generator\n2. Add a test with 1 million rows\n"
                       "Should the header row stay in English?")
         add(_assistant([{"type": "text", "text": answer}], n))
-    path.write_text("\n".join(lines) + "\n")
+    out.close()
     facts["read"] -= facts["modified"]
     return facts
 

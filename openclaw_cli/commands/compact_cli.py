@@ -425,7 +425,9 @@ def _plan_lines(result: Mapping[str, Any], offline: Mapping[str, Any]) -> list[s
         return lines
     summarizer = offline.get("summarizer")
     if summarizer:
-        lines.append(f"Summarizer: {summarizer}")
+        safeguard = " (compaction.mode safeguard: staged summaries, quality guard)" \
+            if offline.get("compactionMode") == "safeguard" else ""
+        lines.append(f"Summarizer: {summarizer}{safeguard}")
     if "hardened" not in offline:
         reason = result.get("reason")
         lines.append(f"Nothing to compact{f': {reason}' if reason else ''}.")
@@ -434,7 +436,8 @@ def _plan_lines(result: Mapping[str, Any], offline: Mapping[str, Any]) -> list[s
     lines += _cut_lines(offline)
     lines += _token_lines(result, offline)
     if offline.get("requests") is not None:
-        lines.append(f"Model requests: {_num(offline['requests'])}")
+        bound = "up to " if offline.get("compactionMode") == "safeguard" else ""
+        lines.append(f"Model requests: {bound}{_num(offline['requests'])}")
     if result.get("ok") is not True:
         lines.append(f"Would not compact: {result.get('reason')}.")
     return lines

@@ -141,6 +141,19 @@ class SessionContext:
     thinking_level: Any = None
 
 
+def _context_window(cfg: Mapping[str, Any], model_entry: Mapping[str, Any]) -> int:
+    """`resolveContextWindowInfo`: the model's contextTokens or contextWindow (else 200,000),
+    capped by `agents.defaults.contextTokens`."""
+    def positive(value: Any) -> int | None:
+        return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 1 else None
+
+    tokens = positive(model_entry.get("contextTokens")) or positive(model_entry.get("contextWindow")) or 200_000
+    agents = cfg.get("agents") if isinstance(cfg.get("agents"), Mapping) else {}
+    defaults = agents.get("defaults") if isinstance(agents.get("defaults"), Mapping) else {}
+    cap = positive(defaults.get("contextTokens"))
+    return cap if cap and cap < tokens else tokens
+
+
 def _make_summarizer(summarizer: str, *, summary_text: str | None, base_url: str | None,
                      model: str | None, api_key_env: str | None, model_max_tokens: int | None,
                      dry_run: bool, session_model: str | None = None, max_summary_tokens: int | None = None):
@@ -226,10 +239,24 @@ def run_offline_compact(*, key: str, store_path: str | Path | None = None,
                              session_model=session.model.model_id, max_summary_tokens=max_summary_tokens)
     offline["summarizer"] = summarizer
     if settings.mode == "safeguard" and summarizer == "openai":
-        offline["note"] = ("agents.defaults.compaction.mode is safeguard: the Gateway would summarise with "
-                           "its safeguard prompts; this run uses the default-mode prompts")
-    return _run_summary(canonical, store_key, store_path, transcript, settings, maker, dry_run, offline,
-                        session)
+        maker = _safeguard(maker, cfg, settings, model_cfg or session.model.entry, session, offline)
+    return _run_summary(SummaryJob(key=canonical, store_key=store_key, store_path=store_path, transcript=transcript,
+                                   settings=settings, maker=maker, dry_run=dry_run, offline=offline,
+                                   session=session))
+
+
+def _safeguard(client, cfg: Mapping[str, Any], settings, model_entry: Mapping[str, Any], session: SessionContext,
+               offline: dict[str, Any]):
+    """The openai summarizer in `compaction.mode: "safeguard"`."""
+    from openclaw_cli.compact.summarizers.safeguard import SafeguardSummarizer, policy_from_config, store_field
+
+    offline["compactionMode"] = "safeguard"
+    if (settings.raw or {}).get("postCompactionSections"):
+        offline["note"] = ("agents.defaults.compaction.postCompactionSections is not read offline: the "
+                           "summary carries no AGENTS.md sections")
+    return SafeguardSummarizer(client=client, policy=policy_from_config(settings.raw or {}),
+                               context_window=_context_window(cfg, model_entry),
+                               send_store=store_field(session.model.provider, model_entry))
 
 
 def _run_trim(key: str, store_key: str, store_path: Path, transcript: Path, max_lines: int,
@@ -258,10 +285,6 @@ def _stat_signature(path: Path) -> tuple[int, int]:
     return st.st_size, st.st_mtime_ns
 
 
-def _refused(key: str, reason: str, offline: dict[str, Any]) -> dict[str, Any]:
-    return {"ok": False, "key": key, "compacted": False, "reason": reason, "offline": offline}
-
-
 @contextlib.contextmanager
 def _readable_transcript(transcript: Path, offline: dict[str, Any]) -> Iterator[Path]:
     """The file to plan from: the transcript itself, or a migrated copy of it when its format
@@ -283,26 +306,46 @@ def _readable_transcript(transcript: Path, offline: dict[str, Any]) -> Iterator[
         yield copy
 
 
-def _run_summary(key: str, store_key: str, store_path: Path, transcript: Path, settings, maker,
-                 dry_run: bool, offline: dict[str, Any], session: SessionContext) -> dict[str, Any]:
-    lock = None
-    if dry_run:
-        check_transcript_lock(transcript)
+@dataclass
+class SummaryJob:
+    """One summary compaction: what to compact, how, and what is reported."""
+
+    key: str
+    store_key: str
+    store_path: Path
+    transcript: Path
+    settings: Any
+    maker: Any
+    dry_run: bool
+    offline: dict[str, Any]
+    session: SessionContext
+    started: int = 0
+    signature: tuple[int, int] = (0, 0)
+    lock: Any = None
+
+    def reply(self, **fields: Any) -> dict[str, Any]:
+        return {"ok": True, "key": self.key, **fields, "offline": self.offline}
+
+    def refuse(self, reason: str) -> dict[str, Any]:
+        return {"ok": False, "key": self.key, "compacted": False, "reason": reason, "offline": self.offline}
+
+
+def _run_summary(job: SummaryJob) -> dict[str, Any]:
+    if job.dry_run:
+        check_transcript_lock(job.transcript)
     else:
-        lock = acquire_transcript_lock(transcript)
+        job.lock = acquire_transcript_lock(job.transcript)
     try:
-        started = now_ms()
-        if _is_blank(transcript):
+        job.started = now_ms()
+        if _is_blank(job.transcript):
             # OpenClaw writes a fresh header into an empty transcript; nothing is written here
-            return {"ok": True, "key": key, "compacted": False, "reason": "no real conversation messages",
-                    "offline": offline}
-        signature = _stat_signature(transcript)
-        with _readable_transcript(transcript, offline) as source:
-            return _summarise(key, store_key, store_path, transcript, source, settings, maker, dry_run,
-                              offline, session, started, signature, lock)
+            return job.reply(compacted=False, reason="no real conversation messages")
+        job.signature = _stat_signature(job.transcript)
+        with _readable_transcript(job.transcript, job.offline) as source:
+            return _summarise(job, source)
     finally:
-        if lock is not None:
-            lock.release()
+        if job.lock is not None:
+            job.lock.release()
 
 
 def _append(transcript: Path, text: str, signature: tuple[int, int]) -> None:
@@ -326,91 +369,97 @@ def _is_blank(path: Path) -> bool:
         raise CliError(f"cannot read transcript {path}: {exc.strerror or exc}") from None
 
 
-def _summarise(key: str, store_key: str, store_path: Path, transcript: Path, source: Path, settings,
-               maker, dry_run: bool, offline: dict[str, Any], session: SessionContext, started: int,
-               signature: tuple[int, int], lock) -> dict[str, Any]:
+def _summarise(job: SummaryJob, source: Path) -> dict[str, Any]:
     try:
         index = load_index(source)
     except TranscriptError as exc:
-        raise CliError(str(exc).replace(str(source), str(transcript))) from None
+        raise CliError(str(exc).replace(str(source), str(job.transcript))) from None
     if index.skipped_lines:
-        offline["skippedLines"] = index.skipped_lines
+        job.offline["skippedLines"] = index.skipped_lines
     if index.repaired_lines:
-        offline["repairedLines"] = index.repaired_lines
+        job.offline["repairedLines"] = index.repaired_lines
     try:
-        plan = plan_compaction(index, settings)
+        plan = plan_compaction(index, job.settings)
     except NothingToCompact as exc:
-        ok = exc.reason == "no real conversation messages"
-        return {"ok": ok, "key": key, "compacted": False, "reason": exc.reason, "offline": offline}
+        reply = job.refuse(exc.reason)
+        return dict(reply, ok=exc.reason == "no real conversation messages")
     if not index.has_assistant:
-        return _refused(key, "transcript has no assistant message yet", offline)
-    hardened = plan.hardened
-    first_kept = None if hardened else plan.first_kept_entry_id
+        return job.refuse("transcript has no assistant message yet")
     bookkeeping = bookkeeping_entries(index, plan.path, has_messages=bool(plan.context_before),
-                                      model=session.model, thinking_level=session.thinking_level,
+                                      model=job.session.model, thinking_level=job.session.thinking_level,
                                       now_ms=now_ms())
-    covered_tail = plan.tail if hardened and getattr(maker, "covers_tail", False) else []
-    offline.update({
-        "hardened": hardened, "cutEntryId": first_kept, "splitTurn": plan.is_split_turn and not hardened,
+    _report_plan(job, plan, bookkeeping)
+    first_kept = None if plan.hardened else plan.first_kept_entry_id
+    if not plan.history and not plan.turn_prefix:
+        return job.refuse(f"Nothing to compact: every message fits in the recent tail (keepRecentTokens "
+                          f"{job.settings.keep_recent_tokens})")
+    if job.dry_run and hasattr(job.maker, "planned_requests"):
+        bodies = job.maker.planned_requests(plan)
+        job.offline["requests"] = len(bodies)
+        job.offline["requestChars"] = [len(b["messages"][1]["content"][0]["text"]) for b in bodies]
+        return job.reply(compacted=False, reason="dry run",
+                         result={"firstKeptEntryId": first_kept, "tokensBefore": plan.tokens_before})
+    produced = job.maker.summarize(plan)
+    if not produced.summary.strip():
+        return job.refuse("the summary is empty; nothing written")
+    summary_tokens = estimate_tokens({"role": "compactionSummary", "summary": produced.summary})
+    after = job.offline["estimatedTokensAfter"] = plan.estimated_after(summary_tokens)
+    if after >= plan.estimated_before:
+        return job.refuse(f"the compaction would not shrink the context (about {plan.estimated_before} "
+                          f"tokens before, {after} after); nothing written")
+    result: dict[str, Any] = {"summary": produced.summary, "firstKeptEntryId": first_kept,
+                              "tokensBefore": plan.tokens_before}
+    tokens_after = plan.tokens_after(summary_tokens)
+    if tokens_after is not None:
+        result["tokensAfter"] = tokens_after
+    if produced.details is not None:
+        result["details"] = produced.details
+    if job.dry_run:
+        return job.reply(compacted=False, reason="dry run", result=result)
+    _write(job, source, index, plan, bookkeeping, produced, result)
+    return job.reply(compacted=True, result=result)
+
+
+def _report_plan(job: SummaryJob, plan, bookkeeping: list[dict[str, Any]]) -> None:
+    """What the run will do, in `offline` (shared by the dry run and the run)."""
+    hardened = plan.hardened
+    covered_tail = plan.tail if hardened and getattr(job.maker, "covers_tail", False) else []
+    job.offline.update({
+        "hardened": hardened, "cutEntryId": None if hardened else plan.first_kept_entry_id,
+        "splitTurn": plan.is_split_turn and not hardened,
         "summarizedMessages": len(plan.history) + (len(plan.turn_prefix) + len(covered_tail) if covered_tail else 0),
         "turnPrefixMessages": 0 if covered_tail else len(plan.turn_prefix), "tailMessages": len(covered_tail),
         "summarizedTokens": plan.summarized_tokens + sum(e.tokens for e in covered_tail),
         "keptEntries": 0 if hardened else len(plan.kept), "keptTokens": plan.kept_tokens,
         "droppedTailMessages": len(plan.tail) if hardened and not covered_tail else 0,
-        "keepRecentTokens": settings.keep_recent_tokens, "leafId": plan.leaf_id,
+        "keepRecentTokens": job.settings.keep_recent_tokens, "leafId": plan.leaf_id,
         "estimatedTokensBefore": plan.estimated_before,
         "appendsFirst": [e.get("customType") or e["type"] for e in bookkeeping],
     })
-    if not plan.history and not plan.turn_prefix:
-        return _refused(key, f"Nothing to compact: every message fits in the recent tail (keepRecentTokens "
-                             f"{settings.keep_recent_tokens})", offline)
-    if dry_run and hasattr(maker, "planned_requests"):
-        bodies = maker.planned_requests(plan)
-        offline["requests"] = len(bodies)
-        offline["requestChars"] = [len(b["messages"][1]["content"][0]["text"]) for b in bodies]
-        return {"ok": True, "key": key, "compacted": False, "reason": "dry run",
-                "result": {"firstKeptEntryId": first_kept, "tokensBefore": plan.tokens_before},
-                "offline": offline}
-    produced = maker.summarize(plan)
-    if not produced.summary.strip():
-        return _refused(key, "the summary is empty; nothing written", offline)
-    summary_tokens = estimate_tokens({"role": "compactionSummary", "summary": produced.summary})
-    after = plan.estimated_after(summary_tokens)
-    offline["estimatedTokensAfter"] = after
-    if after >= plan.estimated_before:
-        return _refused(key, f"the compaction would not shrink the context (about {plan.estimated_before} "
-                             f"tokens before, {after} after); nothing written", offline)
-    tokens_after = plan.tokens_after(summary_tokens)
-    result: dict[str, Any] = {"summary": produced.summary, "firstKeptEntryId": first_kept,
-                              "tokensBefore": plan.tokens_before}
-    if tokens_after is not None:
-        result["tokensAfter"] = tokens_after
-    if produced.details is not None:
-        result["details"] = produced.details
-    if dry_run:
-        return {"ok": True, "key": key, "compacted": False, "reason": "dry run", "result": result,
-                "offline": offline}
-    taken = set(index.by_id) | {e["id"] for e in bookkeeping}
-    entry_id = new_entry_id(taken)
-    if hardened:
+
+
+def _write(job: SummaryJob, source: Path, index, plan, bookkeeping: list[dict[str, Any]], produced,
+           result: dict[str, Any]) -> None:
+    """Append the bookkeeping entries and the compaction (with a migration: replace the file),
+    then update the store entry."""
+    entry_id = new_entry_id(set(index.by_id) | {e["id"] for e in bookkeeping})
+    if plan.hardened:
         result["firstKeptEntryId"] = entry_id
-    parent_id = bookkeeping[-1]["id"] if bookkeeping else plan.parent_id
-    entry = compaction_entry(entry_id=entry_id, parent_id=parent_id, timestamp=iso_timestamp(),
-                             summary=produced.summary, first_kept_entry_id=result["firstKeptEntryId"],
-                             tokens_before=plan.tokens_before, details=produced.details,
-                             from_hook=produced.from_hook)
+    entry = compaction_entry(entry_id=entry_id, parent_id=bookkeeping[-1]["id"] if bookkeeping else plan.parent_id,
+                             timestamp=iso_timestamp(), summary=produced.summary,
+                             first_kept_entry_id=result["firstKeptEntryId"], tokens_before=plan.tokens_before,
+                             details=produced.details, from_hook=produced.from_hook)
     text = "".join(serialize_line(e) for e in (*bookkeeping, entry))
-    if source != transcript:  # the migrated transcript and the new entries, in one replace
-        write_migration(transcript, source.read_text(encoding="utf-8") + text, unchanged=signature)
+    if source != job.transcript:  # the migrated transcript and the new entries, in one replace
+        write_migration(job.transcript, source.read_text(encoding="utf-8") + text, unchanged=job.signature)
     else:
-        _append(transcript, text if index.ends_with_newline else "\n" + text, signature)
+        _append(job.transcript, text if index.ends_with_newline else "\n" + text, job.signature)
     outcome = CompactionOutcome(
-        kind="summary", now_ms=now_ms(), tokens_before=plan.tokens_before, tokens_after=tokens_after,
-        summary=produced.summary, first_kept_entry_id=result["firstKeptEntryId"], session_key=key,
-        session_id=index.session_id.strip(), session_file=str(transcript), pre_leaf_id=plan.leaf_id,
-        pre_entry_id=index.last_record_id or plan.leaf_id, post_leaf_id=entry_id, started_ms=started)
-    offline["entryId"] = entry_id
-    offline["entry"] = update_store_entry(store_path, store_key, outcome)
-    if lock is not None and lock.stale_removed:
-        offline["staleLockRemoved"] = lock.stale_removed
-    return {"ok": True, "key": key, "compacted": True, "result": result, "offline": offline}
+        kind="summary", now_ms=now_ms(), tokens_before=plan.tokens_before, tokens_after=result.get("tokensAfter"),
+        summary=produced.summary, first_kept_entry_id=result["firstKeptEntryId"], session_key=job.key,
+        session_id=index.session_id.strip(), session_file=str(job.transcript), pre_leaf_id=plan.leaf_id,
+        pre_entry_id=index.last_record_id or plan.leaf_id, post_leaf_id=entry_id, started_ms=job.started)
+    job.offline["entryId"] = entry_id
+    job.offline["entry"] = update_store_entry(job.store_path, job.store_key, outcome)
+    if job.lock is not None and job.lock.stale_removed:
+        job.offline["staleLockRemoved"] = job.lock.stale_removed
