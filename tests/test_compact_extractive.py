@@ -62,3 +62,16 @@ def test_extractive_summary_is_bounded_in_tokens_of_the_tokenizer(tmp_path: Path
     assert "[Compaction summary truncated to fit budget]" in summary  # 60 tokens: cut
     small = ExtractiveSummarizer(count_tokens=lambda t: 1 / 0).summarize(plan)
     assert small.summary == full  # under 12,000 bytes the tokenizer is not even loaded
+
+
+def test_on_the_real_fixture_commands_are_no_goals_and_injected_replies_no_answers() -> None:
+    """The fixture session ends with `/context` commands answered by the Gateway itself."""
+    fixture = Path(__file__).parent / "data" / "real-2026.7.1" / "state" / "agents" / "main" / "sessions"
+    plan = plan_compaction(load_index(fixture / "eb01388d-e079-474d-961b-1e1df466b667.jsonl"),
+                           resolve_settings(None, keep_recent_tokens=50))
+    text = ExtractiveSummarizer().summarize(plan).summary
+    assert "- /context" not in text and "Context breakdown" not in text
+    assert "- Last request: Are you still there after the compaction?" in text
+    assert "- Last answer: fake-llm reply: I received “Are you still there after the compaction?”" in text
+    assert "## Original Request\nThe command /context json\n" in text  # the split turn's start
+    assert "- Exercise the OpenClaw Gateway against a deterministic fake model" in text  # the earlier summary

@@ -110,6 +110,7 @@ class _Digest:
     tools: Counter = field(default_factory=Counter)
     pending_calls: dict[str, str] = field(default_factory=dict)
     last_user: str | None = None
+    last_command: str | None = None
     answered: bool = True
     last_answer: str = ""
     steps_text: str = ""
@@ -140,8 +141,11 @@ class _Digest:
             self.errors.append(error)
 
     def _user(self, text: str) -> None:
-        if not has_meaningful_text(text) or _SLASH_COMMAND.match(text):
-            return  # slash commands (`/context`, `/compact`) are no requests to carry on
+        if not has_meaningful_text(text):
+            return
+        if _SLASH_COMMAND.match(text):  # `/context`, `/compact`: no request to carry on
+            self.last_command = text[:200]
+            return
         self.request_count += 1
         if len(self.head_requests) < HEAD_REQUESTS:
             self.head_requests.append(text[:4000])
@@ -165,6 +169,8 @@ class _Digest:
                 if isinstance(block.get("id"), str):
                     self.pending_calls[block["id"]] = f"{name}({clip(_args(block.get('arguments')), 80)})"
         text = "\n".join(texts)
+        if _injected(message):
+            return  # a command's output the Gateway wrote, not the model's answer
         if has_meaningful_text(text):
             self.answered = True
             self.last_answer = text[:4000]
@@ -181,6 +187,11 @@ class _Digest:
         steps = [_STEP_PREFIX.sub("", line).strip() for line in self.steps_text.splitlines()
                  if _NEXT.match(line) and not _STEPS_HEADING.match(line)]
         return [s for s in steps if s][-MAX_NEXT:]
+
+
+def _injected(message: Mapping[str, Any]) -> bool:
+    """A reply the Gateway wrote itself (a slash command's output, a delivery mirror)."""
+    return message.get("provider") == "openclaw" and message.get("model") in ("gateway-injected", "delivery-mirror")
 
 
 def error_of(message: Mapping[str, Any]) -> tuple[str, str] | None:
@@ -362,7 +373,8 @@ def _count(n: int, noun: str) -> str:
 
 def render_turn_prefix(d: _Digest, level: Level) -> str:
     c = level.item_chars
-    request = clip(d.requests[0], c) if d.requests else "(not recorded)"
+    request = clip(d.requests[0], c) if d.requests else \
+        f"The command {clip(d.last_command, c)}" if d.last_command else "(not recorded)"
     progress = [f"{name} ×{count}" if count > 1 else name for name, count in sorted(d.tools.items())]
     progress += [clip(x, c) for x in list(d.decisions)[-3:]]
     context = [f"Tool error: {source}: {clip(text, c)}" for source, text in list(d.errors)[-3:]]
