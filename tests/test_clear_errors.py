@@ -189,6 +189,7 @@ def test_a_lone_surrogate_in_a_configured_path_is_opened_as_node_opens_it(home: 
 
 def test_a_configured_model_endpoint_that_is_no_url_is_one_line(home: Path) -> None:
     (home / ".openclaw" / "openclaw.json").write_text(json.dumps({
+        "agents": {"defaults": {"compaction": {"keepRecentTokens": 50}}},  # something to summarise
         "models": {"providers": {"fake": {"baseUrl": "http://[::1", "api": "openai-completions"}}}}))
     before = folder_digest(home)
     fails_cleanly(ours(["compact", "main", "--summarizer", "openai"], home), 1,

@@ -12,7 +12,7 @@ import pytest
 
 from gateway_fixture import closed_port, tcp_listener
 from helpers.folders import folder_digest
-from test_compact_cli_support import (BAK, KEEP_50, add_session, llm_config, new_key, ours, reference,
+from test_compact_cli_support import (BAK, KEEP_50, add_session, grow, llm_config, new_key, ours, reference,
                                       sessions_dir, snapshot, store_entry, write_config)
 from test_compact_fakellm import HISTORY_REPLY, FakeLLM
 
@@ -156,8 +156,8 @@ def test_offline_extractive_summary_json_and_text(state: Path, home: Path) -> No
     write_config(state, KEEP_50)
     env = {"OPENCLAW_GATEWAY_PORT": str(closed_port())}
     key, other = new_key(), new_key()
-    transcript = add_session(state, key)
-    add_session(state, other)
+    transcript = grow(add_session(state, key))
+    grow(add_session(state, other))
     original = transcript.read_bytes()
     leaf = json.loads(_lines(transcript)[-1])["id"]
     result = ours(["compact", key, "--json"], home, env)
@@ -216,7 +216,7 @@ def test_dry_run_writes_nothing_and_predicts_the_cut(state: Path, home: Path) ->
     write_config(state, KEEP_50)
     env = {"OPENCLAW_GATEWAY_PORT": str(closed_port())}
     key, trim_key = new_key(), new_key()
-    add_session(state, key)
+    grow(add_session(state, key))
     add_session(state, trim_key, source="a")
     before = snapshot(state)
     text = ours(["compact", key, "--dry-run"], home, env)

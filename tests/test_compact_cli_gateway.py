@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from helpers.folders import folder_digest
-from test_compact_cli_support import (BAK, add_session, entry_text, llm_config, new_key, offline_env,
+from test_compact_cli_support import (BAK, add_session, entry_text, grow, llm_config, new_key, offline_env,
                                       ours, reference, session_files, sessions_dir, snapshot, store_entry,
                                       write_config, write_models_json)
 from test_compact_fakellm import FakeLLM
@@ -108,7 +108,7 @@ def test_offline_summary_shows_in_the_gateways_history(real_gateway) -> None:
 
     gw, state = real_gateway, real_gateway.state_dir
     key = new_key("summary")
-    transcript = add_session(state, key)
+    transcript = grow(add_session(state, key), turns=40, chars=3000)  # beyond the default 20000-token tail
     connection = rpc.connection_for("chat.history", {}, url=gw.url, token=gw.token)
     before = rpc.chat_history({"sessionKey": key}, connection=connection)["messages"]
     dry = ours(["compact", key, "--dry-run"], gw.home, gw.client_env())

@@ -147,3 +147,30 @@ def offline_env(**extra: str) -> dict[str, str]:
     from gateway_fixture import closed_port
 
     return {"OPENCLAW_GATEWAY_PORT": str(closed_port()), **extra}
+
+
+def grow(transcript: Path, turns: int = 12, chars: int = 800) -> Path:
+    """Continue a session with `turns` more user/assistant exchanges (children of its leaf), so
+    that a summary of its start is smaller than what it replaces."""
+    lines = transcript.read_text().splitlines()
+    parent = json.loads(lines[-1])["id"]
+    out = []
+    for i in range(turns):
+        for role, text in (("user", f"Follow-up question {i}: " + "details " * (chars // 8)),
+                           ("assistant", f"Answer {i}: " + "explanation " * (chars // 12))):
+            entry_id = uuid.uuid4().hex[:8]
+            message: dict[str, Any] = {"role": role, "content": text, "timestamp": 1796034900000 + i}
+            if role == "assistant":
+                message.update(content=[{"type": "text", "text": text}], api="openai-completions",
+                               provider="fake", model="fake-model", stopReason="stop",
+                               usage={"input": 22000 + i, "output": 20, "cacheRead": 0, "cacheWrite": 0,
+                                      "totalTokens": 22020 + i,
+                                      "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0,
+                                               "total": 0}})
+            out.append(json.dumps({"type": "message", "id": entry_id, "parentId": parent,
+                                   "timestamp": "2026-11-30T10:40:00.000Z", "message": message},
+                                  separators=(",", ":")))
+            parent = entry_id
+    with open(transcript, "a", encoding="utf-8") as handle:
+        handle.write("".join(line + "\n" for line in out))
+    return transcript

@@ -76,12 +76,12 @@ def test_max_lines_dry_run_writes_nothing(state: Path) -> None:
     assert snapshot(sessions_dir(state)) == before
 
 
-def test_summary_extractive_on_split_turn(state: Path) -> None:
-    result = run_offline_compact(state_dir=state, key="main", config=KEEP_50)
+def test_summary_on_a_split_turn_is_appended_in_the_gateways_shape(state: Path) -> None:
+    result = run_offline_compact(state_dir=state, key="main", config=KEEP_50, summary_text="Short summary.")
     assert result["ok"] and result["compacted"]
     res = result["result"]
     assert res["firstKeptEntryId"] == "5da74c63" and res["tokensBefore"] == 21492
-    assert "**Turn Context (split turn):**" in res["summary"] and res["summary"].endswith("</read-files>")
+    assert res["summary"] == "Short summary." and result["offline"]["splitTurn"] is True
     lines = (sessions_dir(state) / f"{MAIN_ID}.jsonl").read_text().splitlines()
     entry = jsjson.parse(lines[-1])
     assert list(entry) == ["type", "id", "parentId", "timestamp", "summary", "firstKeptEntryId",
@@ -96,6 +96,21 @@ def test_summary_extractive_on_split_turn(state: Path) -> None:
     assert checkpoint["firstKeptEntryId"] == "5da74c63" and checkpoint["preCompaction"]["leafId"] == "152fc82d"
     assert checkpoint["postCompaction"]["leafId"] == entry["id"]
     assert result["offline"]["hardened"] is False
+
+
+def test_a_summary_that_would_not_shrink_the_session_is_refused_and_nothing_is_written(state: Path) -> None:
+    before = snapshot(sessions_dir(state))
+    result = run_offline_compact(state_dir=state, key="main", config=KEEP_50)  # 140 tokens of messages
+    assert (result["ok"], result["compacted"]) == (False, False)
+    offline = result["offline"]
+    assert offline["estimatedTokensAfter"] >= offline["estimatedTokensBefore"] == 140
+    assert result["reason"] == (f"the compaction would not shrink the context (about 140 tokens before, "
+                                f"{offline['estimatedTokensAfter']} after); nothing written")
+    assert snapshot(sessions_dir(state)) == before
+    everything_kept = run_offline_compact(state_dir=state, key="main", config={})  # default tail: 20000 tokens
+    assert everything_kept["ok"] is False and everything_kept["reason"] == (
+        "Nothing to compact: every message fits in the recent tail (keepRecentTokens 20000)")
+    assert snapshot(sessions_dir(state)) == before
 
 
 def test_summary_without_keep_recent_hardens_the_boundary(tmp_path: Path, state: Path) -> None:
@@ -154,7 +169,7 @@ def test_openai_errors_leave_everything_untouched(state: Path, monkeypatch) -> N
 
 def test_summary_text_and_dry_run(state: Path) -> None:
     before = snapshot(sessions_dir(state))
-    dry = run_offline_compact(state_dir=state, key="main", config=KEEP_50, dry_run=True)
+    dry = run_offline_compact(state_dir=state, key="main", config=KEEP_50, dry_run=True, summary_text="My summary.\n")
     assert dry["compacted"] is False and dry["result"]["firstKeptEntryId"] == "5da74c63"
     assert dry["offline"]["summarizedMessages"] == 2 and dry["offline"]["turnPrefixMessages"] == 4
     dry_openai = run_offline_compact(state_dir=state, key="main", config=KEEP_50, dry_run=True,
@@ -181,7 +196,7 @@ def test_malformed_lines_and_missing_final_newline(state: Path) -> None:
     lines = path.read_text().splitlines()
     path.write_text("\n".join(lines[:5] + ["{broken", ""] + lines[5:]))  # no trailing newline
     original = path.read_bytes()
-    result = run_offline_compact(state_dir=state, key="main", config=KEEP_50)
+    result = run_offline_compact(state_dir=state, key="main", config=KEEP_50, summary_text="s")
     assert result["compacted"] and result["offline"]["skippedLines"] == 1
     data = path.read_bytes()
     assert data.startswith(original) and data[len(original):len(original) + 1] == b"\n"
@@ -226,7 +241,7 @@ def test_stale_locks_are_cleared(state: Path) -> None:
     dead.wait()
     _write_lock(path, dead.pid)
     assert inspect_lock(lock_path_for(path)).reasons == ["dead-pid"]
-    result = run_offline_compact(state_dir=state, key="main", config=KEEP_50)
+    result = run_offline_compact(state_dir=state, key="main", config=KEEP_50, summary_text="s")
     assert result["compacted"] and result["offline"]["staleLockRemoved"] == ["dead-pid"]
     assert not lock_path_for(path).exists()
     other = _spawn(["sleep", "30"])  # alive, but not an OpenClaw process

@@ -12,6 +12,19 @@ HISTORY_REPLY = "FAKE-LLM COMPACTION SUMMARY\n\n## Goal\n- Test the offline comp
 PREFIX_REPLY = "FAKE-LLM TURN-PREFIX SUMMARY\n\n## Original Request\n- A tool call.\n"
 
 
+SAFEGUARD_MARK = "Produce a compact, factual summary with these exact section headings:"
+
+
+def safeguard_reply(text: str) -> str:
+    """Safeguard prompts: a reply that fails the quality guard, and after its feedback one that
+    passes (the five sections, the conversation copied under Exact identifiers)."""
+    if "Previous summary failed quality checks" not in text:
+        return HISTORY_REPLY
+    conversation = text.split("<conversation>\n", 1)[-1].split("\n</conversation>", 1)[0]
+    return ("## Decisions\n- Kept as discussed.\n\n## Open TODOs\n- None.\n\n## Constraints/Rules\n- None.\n\n"
+            "## Pending user asks\n- See below.\n\n## Exact identifiers\n" + conversation[-600:])
+
+
 def reply_for(body: dict[str, Any]) -> str:
     """Summaries for summarisation prompts, a short echo for ordinary chat turns."""
     messages = body.get("messages") or []
@@ -20,6 +33,8 @@ def reply_for(body: dict[str, Any]) -> str:
     text = last if isinstance(last, str) else "".join(
         part.get("text", "") for part in last if isinstance(part, dict))
     if isinstance(system, str) and system.startswith("You are a context summarization assistant"):
+        if SAFEGUARD_MARK in text:
+            return safeguard_reply(text)
         return PREFIX_REPLY if "This is the PREFIX of a turn" in text else HISTORY_REPLY
     return f"fake-llm reply: {text[:60]}"
 

@@ -81,7 +81,7 @@ def test_compaction_entry_bytes_match_the_gateway(tmp_path: Path, path: Path, li
                              from_hook=produced.from_hook)
     expected = next(line for line in path.read_text().splitlines() if '"type":"compaction"' in line)
     assert serialize_line(entry) == expected + "\n"
-    assert plan.should_harden(produced.summary) is False
+    assert plan.hardened is False
 
 
 def test_max_lines_trim_reproduces_the_gateway_bytes(tmp_path: Path) -> None:

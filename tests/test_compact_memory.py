@@ -54,12 +54,13 @@ def write_big_transcript(path: Path, target: int = TARGET_BYTES) -> int:
 
 
 CHILD = r"""
-import json, resource, sys, time
+import json, sys, time
 from openclaw_cli.compact.offline import run_offline_compact
 start = time.monotonic()
 result = run_offline_compact(state_dir=sys.argv[1], key="agent:main:big")
 elapsed = time.monotonic() - start
-rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# VmHWM is this program's own peak: ru_maxrss would keep the parent's size from before exec
+rss_mb = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:")) / 1024
 print(json.dumps({"compacted": result["compacted"], "elapsed": elapsed, "rss_mb": rss_mb,
                   "summarized": result["offline"].get("summarizedMessages"),
                   "chars": len(result["result"]["summary"])}))

@@ -78,7 +78,7 @@ def test_everything_fits_keeps_all(tmp_path: Path) -> None:
     b = conversation(TranscriptBuilder(), 3)
     p = plan(b, tmp_path)
     assert p.cut.first_kept_index == 0 and p.history == [] and p.turn_prefix == []
-    assert p.should_harden("summary") is False
+    assert p.hardened is False
 
 
 def test_previous_compaction_bounds_the_next_one(tmp_path: Path) -> None:
@@ -140,13 +140,17 @@ def test_branch_entries_are_not_summarised(tmp_path: Path) -> None:
 def test_hardening_and_tokens_after(tmp_path: Path) -> None:
     b = conversation(TranscriptBuilder(), 12, chars=2000)
     p = plan_compaction(load_index(b.write(tmp_path / "t.jsonl")), resolve_settings(None, keep_recent_tokens=1000))
-    assert p.history and p.should_harden("summary") is False  # explicitly configured keep
+    assert p.history and p.hardened is False  # explicitly configured keep
+    kept = sum(e.tokens for e in p.kept if e.in_context)
+    assert p.kept_tokens == kept > 0 and p.tokens_after(10) == 10 + kept
     p = plan_compaction(load_index(tmp_path / "t.jsonl"), resolve_settings({}))
-    assert p.history == []  # 20000 default keeps everything
-    small = plan_compaction(load_index(tmp_path / "t.jsonl"),
-                            resolve_settings({"agents": {"defaults": {"compaction": {}}}}, keep_recent_tokens=1000))
-    assert small.tokens_after(10, hardened=False) < small.tokens_after(10, hardened=False) + 1
-    assert small.tokens_after(10, hardened=True) == 10
+    assert p.history == [] and p.hardened is False  # 20000 default keeps everything: nothing to harden
+    b = conversation(TranscriptBuilder(), 40, chars=3000)
+    p = plan_compaction(load_index(b.write(tmp_path / "big.jsonl")), resolve_settings({}))
+    assert p.history and p.hardened is True and p.tail  # the default tail is summarised, then dropped
+    assert p.kept_tokens == 0 and p.tokens_after(10) == 10
+    assert p.estimated_after(10) < p.estimated_before
+    assert p.tokens_after(p.estimated_before * 2) is None  # larger than 1.1 x the context: not reported
 
 
 def test_find_cut_point_without_valid_points() -> None:

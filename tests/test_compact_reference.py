@@ -19,6 +19,7 @@ from helpers.clock import pin_session_reset, shift_store
 from openclaw_cli.compact.clock import now_ms
 from openclaw_cli.transcript import jsjson, load_index
 from openclaw_cli.transcript.messages import COMPACTION_SUMMARY_PREFIX
+from test_compact_cli_support import grow
 from test_compact_fakellm import FakeLLM
 
 pytestmark = [pytest.mark.reference, pytest.mark.gateway]
@@ -43,9 +44,11 @@ def prepare_state(state: Path, llm_port: int) -> None:
     main = sessions / f"{MAIN_ID}.jsonl"
     main_lines = main.read_text().splitlines(keepends=True)[:20]
     main.write_text("".join(main_lines))
-    # a third copy of the main conversation, compacted offline before the Gateway starts
+    # a third copy of the main conversation, grown so that a summary of its start frees tokens,
+    # compacted offline before the Gateway starts
     offline_lines = [line.replace(MAIN_ID, OFFLINE_ID) for line in main_lines]
     (sessions / f"{OFFLINE_ID}.jsonl").write_text("".join(offline_lines))
+    grow(sessions / f"{OFFLINE_ID}.jsonl", turns=8)
     config = json.loads(json.dumps(__import__("json5").loads((state / "openclaw.json").read_text())))
     config["models"]["providers"]["fake"]["baseUrl"] = f"http://127.0.0.1:{llm_port}/v1"
     pin_session_reset(config)  # no daily or idle reset may start a fresh session mid-run
@@ -58,8 +61,8 @@ def prepare_state(state: Path, llm_port: int) -> None:
     shift_store(store)  # recorded times (sessionStartedAt, lastInteractionAt, ...) moved to today
     store[OFFLINE_KEY] = json.loads(json.dumps(dict(store["agent:main:main"], sessionId=OFFLINE_ID)))
     store[OFFLINE_KEY].pop("compactionCheckpoints", None)
-    for entry in store.values():
-        entry["updatedAt"] = now
+    for entry in store.values():  # fresh, or the Gateway's daily reset starts the sessions anew
+        entry.update(updatedAt=now, sessionStartedAt=now, lastInteractionAt=now)
         entry["sessionFile"] = str(sessions / f"{entry['sessionId']}.jsonl")
     (sessions / "sessions.json").write_text(json.dumps(store, indent=2, ensure_ascii=False))
 
@@ -267,7 +270,11 @@ def test_gateway_keeps_working_after_offline_compaction(setup: Setup) -> None:
     assert users[0].startswith(COMPACTION_SUMMARY_PREFIX)
     assert not sent_as_message("Hello! Who are you?")  # summarised: only inside the summary now
     assert not sent_as_message("Please read notes.txt and tell me the color.")
-    assert sent_as_message("Run `echo hi` in the shell please.") and sent_as_message("Are you still there?")
+    assert not sent_as_message("Run `echo hi` in the shell please.")
+    assert "Hello! Who are you?" in users[0]  # the extractive summary names the first request
+    replies = [_text(m.get("content")) for m in chat_requests[-1]["body"]["messages"] if m.get("role") == "assistant"]
+    assert any(r.startswith("Answer 7: ") for r in replies)  # the recent tail is kept
+    assert sent_as_message("Are you still there?")
     after = load_index(transcript)
     path_ids = [e.id for e in after.branch()]
     assert ours_id in path_ids and path_ids.index(ours_id) < len(path_ids) - 1

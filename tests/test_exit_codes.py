@@ -181,9 +181,10 @@ def documented_codes(command: tuple[str, ...]) -> set[int]:
     codes = []
     for line in section[1].splitlines()[1:]:
         match = re.fullmatch(r"\s+(\d+)\s+\S.*", line)
-        if not match:
+        if match:
+            codes.append(int(match.group(1)))
+        elif not (codes and re.fullmatch(r"\s{6,}\S.*", line)):  # a meaning wrapped onto the next line
             break
-        codes.append(int(match.group(1)))
     return set(codes)
 
 

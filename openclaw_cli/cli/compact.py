@@ -25,13 +25,16 @@ Examples:
 \b
 Without --dry-run, --offline or an offline-only option (--summarizer, --base-url, --model,
 --api-key-env, --summary-file), a running Gateway does the work, as with OpenClaw's CLI;
-when nothing listens at the local Gateway address, the files are compacted here (the
-transcript is only appended to, or replaced by rename after the archive exists).
+when nothing listens at the local Gateway address, the files are compacted here, as the
+Gateway would compact them (the transcript is only appended to; replaced by rename after the
+archive exists, or when an old format is migrated). A compaction that would not shrink the
+context is not written.
 
 \b
 Exit codes:
   0   compacted, or nothing to do (no transcript yet, or it already fits --max-lines)
-  1   compaction failed (an unknown session, a model or file error, a Gateway that refuses)
+  1   compaction failed (an unknown session, a model or file error, a Gateway that refuses,
+      nothing to compact, or a result that would not shrink the context)
   2   bad usage (unknown option, bad value, conflicting options, an empty KEY)
   75  a live process holds the transcript lock
 """

@@ -251,27 +251,15 @@ def _provider_config(cfg: Mapping[str, Any], provider: str) -> Mapping[str, Any]
 
 
 def _session_model(cfg: Mapping[str, Any], target: LocalTarget) -> str | None:
-    """`provider/model` the Gateway would compact with: the session's override or last model, else
-    the agent default (`agents.defaults.model.primary`)."""
+    """`provider/model` the Gateway would compact with (`compact.model.session_model_ref`)."""
+    from openclaw_cli.compact.model import session_model_ref
     from openclaw_cli.store.sessions_json import load_store
 
     try:
         entry = load_store(target.store_path).store.get(target.key)
     except CliError:
         entry = None
-    entry = entry if isinstance(entry, Mapping) else {}
-    for provider_field, model_field in (("providerOverride", "modelOverride"), ("modelProvider", "model")):
-        model, provider = entry.get(model_field), entry.get(provider_field)
-        if isinstance(model, str) and model.strip():
-            if "/" in model or not (isinstance(provider, str) and provider.strip()):
-                return model.strip()
-            return f"{provider.strip()}/{model.strip()}"
-    agents = cfg.get("agents") if isinstance(cfg.get("agents"), Mapping) else {}
-    defaults = agents.get("defaults") if isinstance(agents.get("defaults"), Mapping) else {}
-    primary = defaults.get("model")
-    if isinstance(primary, Mapping):
-        primary = primary.get("primary")
-    return primary.strip() if isinstance(primary, str) and primary.strip() else None
+    return session_model_ref(cfg, entry)
 
 
 def choose_model(req: CompactRequest, cfg: Mapping[str, Any], target: LocalTarget,
@@ -435,35 +423,85 @@ def _plan_lines(result: Mapping[str, Any], offline: Mapping[str, Any]) -> list[s
         else:
             lines.append(f"Nothing to trim: {_num(result.get('kept'))} lines already fit.")
         return lines
-    inner = result.get("result") if isinstance(result.get("result"), Mapping) else {}
     summarizer = offline.get("summarizer")
     if summarizer:
-        lines.append(f"Summarizer: {summarizer}")
-    if "cutEntryId" not in offline:
+        safeguard = " (compaction.mode safeguard: staged summaries, quality guard)" \
+            if offline.get("compactionMode") == "safeguard" else ""
+        lines.append(f"Summarizer: {summarizer}{safeguard}")
+    if "hardened" not in offline:
         reason = result.get("reason")
         lines.append(f"Nothing to compact{f': {reason}' if reason else ''}.")
         return lines
-    split = " (splits a turn: its start is summarised separately)" if offline.get("splitTurn") else ""
-    lines.append(f"Cut point: first kept entry {offline['cutEntryId']}{split}; keepRecentTokens "
-                 f"{_num(offline.get('keepRecentTokens'))}")
+    lines += _source_lines(offline)
+    lines += _cut_lines(offline)
+    lines += _token_lines(result, offline)
+    if offline.get("requests") is not None:
+        bound = "up to " if offline.get("compactionMode") == "safeguard" else ""
+        lines.append(f"Model requests: {bound}{_num(offline['requests'])}")
+    if result.get("ok") is not True:
+        lines.append(f"Would not compact: {result.get('reason')}.")
+    return lines
+
+
+def _source_lines(offline: Mapping[str, Any]) -> list[str]:
+    """How the transcript is read: a format migration, lines read as OpenClaw repairs them."""
+    lines = []
+    if offline.get("migratedFrom") is not None:
+        lines.append(f"Format: version {_num(offline['migratedFrom'])}; the run rewrites it as version 3 first, "
+                     "as OpenClaw does")
+    if offline.get("repairedLines"):
+        lines.append(f"Repaired on read: {_num(offline['repairedLines'])} lines, read as the Gateway's session "
+                     "repair reads them (the file keeps them as they are)")
+    return lines
+
+
+def _cut_lines(offline: Mapping[str, Any]) -> list[str]:
     prefix = offline.get("turnPrefixMessages") or 0
-    lines.append(f"Would summarise: {_num(offline.get('summarizedMessages', 0))} messages"
-                 f"{f' + {_num(prefix)} turn-prefix messages' if prefix else ''}, about "
-                 f"{_num(offline.get('summarizedTokens', 0))} tokens")
+    tail = offline.get("tailMessages") or 0
+    parts = f"{_num(offline.get('summarizedMessages', 0))} messages"
+    parts += f" + {_num(prefix)} turn-prefix messages" if prefix else ""
+    parts += f" (the {_num(tail)} of the recent tail included)" if tail else ""
+    lines = []
+    if offline.get("hardened"):
+        lines.append("Cut point: none; no recent tail is kept (agents.defaults.compaction.keepRecentTokens is not "
+                     "set; the Gateway does the same)")
+    else:
+        split = " (splits a turn: its start is summarised separately)" if offline.get("splitTurn") else ""
+        lines.append(f"Cut point: first kept entry {offline['cutEntryId']}{split}; keepRecentTokens "
+                     f"{_num(offline.get('keepRecentTokens'))}")
+    lines.append(f"Would summarise: {parts}, about {_num(offline.get('summarizedTokens', 0))} tokens")
+    if offline.get("droppedTailMessages"):
+        lines.append(f"Would drop from the context: the {_num(offline['droppedTailMessages'])} messages of the "
+                     "recent tail (as the Gateway does)")
     lines.append(f"Would keep: {_num(offline.get('keptEntries', 0))} entries, about "
                  f"{_num(offline.get('keptTokens', 0))} tokens")
-    if offline.get("hardened"):
-        lines.append("Boundary: no recent tail kept (agents.defaults.compaction.keepRecentTokens is not "
-                     "set; the Gateway does the same)")
+    if offline.get("appendsFirst"):
+        lines.append(f"Would append first: {', '.join(offline['appendsFirst'])} (the Gateway records them "
+                     "before its compaction)")
+    return lines
+
+
+def _token_lines(result: Mapping[str, Any], offline: Mapping[str, Any]) -> list[str]:
+    inner = result.get("result") if isinstance(result.get("result"), Mapping) else {}
     before, after = inner.get("tokensBefore"), inner.get("tokensAfter")
-    if _is_number(before) and _is_number(after):
-        lines.append(f"Tokens: {_num(before)} before → {_num(after)} after")
-    elif _is_number(before):
-        after_text = ("known once the model has answered" if offline.get("requests") is not None
-                      else "not estimated (the estimate would not be below the current count)")
-        lines.append(f"Tokens: {_num(before)} before; after: {after_text}")
-    if offline.get("requests") is not None:
-        lines.append(f"Model requests: {_num(offline['requests'])}")
+    if not _is_number(before):
+        return []
+    if _is_number(after):
+        line = f"Tokens: {_num(before)} before → {_num(after)} after"
+    elif offline.get("requests") is not None:
+        line = f"Tokens: {_num(before)} before; after: known once the model has answered"
+    else:
+        line = f"Tokens: {_num(before)} before; after: not estimated"
+    lines = [line]
+    estimated = offline.get("estimatedTokensBefore")
+    if _is_number(estimated):
+        text = f"Estimate: the messages hold about {_num(estimated)} tokens"
+        if _is_number(offline.get("estimatedTokensAfter")):
+            text += f", about {_num(offline['estimatedTokensAfter'])} after"
+        lines.append(text + " (chars/4; a compaction is only written when it shrinks them)")
+        if before == 0 and estimated:
+            lines.append("Note: tokensBefore is OpenClaw's count, the usage the newest model reply reports plus the "
+                         "messages after it; that reply reports 0 (for example a reply the Gateway injected)")
     return lines
 
 

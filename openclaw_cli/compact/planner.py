@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -140,20 +141,45 @@ class CompactionPlan:
     def summarized_tokens(self) -> int:
         return sum(e.tokens for e in self.history) + sum(e.tokens for e in self.turn_prefix)
 
-    def should_harden(self, summary: str) -> bool:
-        """Whether OpenClaw's manual-boundary hardening would point firstKeptEntryId at
-        the compaction itself (keepRecentTokens not configured, something summarised)."""
-        if not self.settings.harden_manual_boundary or not summary.strip():
+    @property
+    def hardened(self) -> bool:
+        """Whether OpenClaw's manual-boundary hardening points firstKeptEntryId at the
+        compaction itself, so that no recent tail is kept (keepRecentTokens not configured and
+        something summarised; the summary is never empty here)."""
+        if not self.settings.harden_manual_boundary:
             return False
         first_kept = self.cut.first_kept_index
         return any(e.type in MESSAGE_ENTRY_TYPES for e in self.path[self.boundary_start:first_kept])
 
-    def tokens_after(self, summary_tokens: int, hardened: bool) -> int | None:
+    @property
+    def tail(self) -> list[EntryInfo]:
+        """The summarisable entries from the cut on (what a hardened compaction drops)."""
+        return [e for e in self.kept if e.type in MESSAGE_ENTRY_TYPES]
+
+    def file_ops_with_tail(self) -> FileOps:
+        """The file operations of the summarised messages and of the recent tail."""
+        ops = copy.deepcopy(self.file_ops)
+        for entry in self.tail:
+            ops.add_all((entry.extra or {}).get("fileOps", ()))
+        return ops
+
+    @property
+    def kept_tokens(self) -> int:
+        """Estimated tokens the run keeps besides the summary (none when hardened)."""
+        return 0 if self.hardened else sum(e.tokens for e in self.kept if e.in_context)
+
+    @property
+    def estimated_before(self) -> int:
+        """The chars/4 estimate of the context before the compaction (all its messages)."""
+        return estimated_total(self.context_before)
+
+    def estimated_after(self, summary_tokens: int) -> int:
+        return summary_tokens + self.kept_tokens
+
+    def tokens_after(self, summary_tokens: int) -> int | None:
         """`estimateTokensAfterCompaction` for a manual compaction (no observed count)."""
-        after = summary_tokens
-        if not hardened:
-            after += sum(e.tokens for e in self.kept if e.in_context)
-        baseline = estimated_total(self.context_before)
+        after = self.estimated_after(summary_tokens)
+        baseline = self.estimated_before
         if baseline > 0 and after > baseline * 1.1:
             return None
         return after

@@ -130,3 +130,23 @@ def message_text(message: Mapping[str, Any]) -> str:
 
 def message_counter(encoder: Any) -> Callable[[Mapping[str, Any]], int]:
     return lambda message: count(encoder, message_text(message))
+
+
+_CL100K_MODELS = ("gpt-4-", "gpt-3.5", "text-embedding-3", "text-embedding-ada")
+
+
+def tokenizer_for_model(model: str | None) -> str:
+    """The encoding that counts a model's tokens: cl100k_base for GPT-4 (not 4o/4.1) and
+    GPT-3.5, o200k_base for every other model (for models outside OpenAI's a close proxy)."""
+    name = (model or "").rpartition("/")[2].strip().lower()
+    if name == "gpt-4" or name.startswith(_CL100K_MODELS):
+        return "cl100k_base"
+    return "o200k_base"
+
+
+def lazy_counter(name: str) -> Callable[[str], int]:
+    """`count` with the encoding `name`, loaded on the first call."""
+    def counter(text: str) -> int:
+        return count(get_encoding(name), text)
+
+    return counter

@@ -10,8 +10,9 @@ from typing import Any
 
 from openclaw_cli.transcript import jsjson
 from openclaw_cli.transcript.messages import message_from_entry, normalize_loaded_entry
-from openclaw_cli.transcript.reader import iter_raw_lines, read_line_at
+from openclaw_cli.transcript.reader import iter_raw_lines
 from openclaw_cli.transcript.realness import REAL_ROLES, has_meaningful_conversation_content
+from openclaw_cli.transcript.repair import DROPPED, repair_record
 from openclaw_cli.transcript.tokens import assistant_context_usage, estimate_tokens
 
 log = logging.getLogger(__name__)
@@ -21,6 +22,7 @@ CANONICAL_TYPES = frozenset({
     "custom", "custom_message", "label", "session_info",
 })
 FILE_OP_TOOLS = frozenset({"read", "write", "edit"})
+MODEL_SNAPSHOT_TYPE = "model-snapshot"
 
 
 class TranscriptError(ValueError):
@@ -128,6 +130,10 @@ def describe_entry(entry: dict, seq: int, offset: int, length: int) -> EntryInfo
                       "fromHook": entry.get("fromHook"),
                       "details": details if isinstance(details, Mapping) else None}
         return info
+    if kind == "custom" and entry.get("customType") == MODEL_SNAPSHOT_TYPE:
+        data = entry.get("data")
+        info.extra = {"snapshot": data if isinstance(data, Mapping) else None}
+        return info
     message = message_from_entry(entry, for_compaction=True)
     if message is None:
         return info
@@ -169,6 +175,7 @@ class TranscriptIndex:
     append_parent_id: str | None = None
     last_record_id: str | None = None
     skipped_lines: int = 0
+    repaired_lines: int = 0
     has_assistant: bool = False
     ends_with_newline: bool = True
     size: int = 0
@@ -256,9 +263,8 @@ class TranscriptIndex:
     # -- content access -------------------------------------------------------------------
 
     def load(self, info: EntryInfo) -> dict:
-        """The full entry as stored (content normalized as the session manager loads it)."""
-        entry = jsjson.parse(read_line_at(self.path, info.offset, info.length))
-        return normalize_loaded_entry(entry, self.version)
+        """The full entry as the Gateway reads it (repaired, content normalized on load)."""
+        return next(self.iter_load([info]))
 
     def iter_load(self, infos: list[EntryInfo]) -> Iterator[dict]:
         """Full entries for `infos`, read one at a time from one open file."""
@@ -266,14 +272,23 @@ class TranscriptIndex:
             for info in infos:
                 handle.seek(info.offset)
                 text = handle.read(info.length).decode("utf-8", "replace")
-                yield normalize_loaded_entry(jsjson.parse(text), self.version)
+                yield read_entry(text, self.version)
+
+
+def read_entry(text: str, version: int = 3) -> Any:
+    """One line as the Gateway reads it: parsed, repaired (`repair_record`), normalized on load.
+    Raises JsonLineError for a line that does not parse; DROPPED for one the repair removes."""
+    record = repair_record(jsjson.parse(text))
+    return record if record is DROPPED else normalize_loaded_entry(record, version)
 
 
 def load_index(path: str | Path) -> TranscriptIndex:
     """Read a transcript once, streaming, and build its index with the session manager's rules.
 
-    Malformed lines are skipped with a warning. Raises TranscriptError when the file is missing
-    or its first record is not a `session` header with a string id.
+    Lines are read as the Gateway reads them before a compaction (`read_entry`): malformed
+    lines, and message entries without a role, are skipped with a warning. Raises
+    TranscriptError when the file is missing or its first record is not a `session` header
+    with a string id.
     """
     path = Path(path)
     try:
@@ -281,16 +296,21 @@ def load_index(path: str | Path) -> TranscriptIndex:
     except OSError as exc:
         raise TranscriptError(f"cannot read transcript {path}: {exc.strerror or exc}") from None
     index: TranscriptIndex | None = None
-    skipped = 0
+    skipped = repaired = 0
     seq = 0
     try:
         lines = iter_raw_lines(path)
         for raw in lines:
             try:
-                record = jsjson.parse(raw.text)
+                parsed = jsjson.parse(raw.text)
             except jsjson.JsonLineError:
                 skipped += 1
                 continue
+            record = repair_record(parsed)
+            if record is DROPPED:
+                skipped += 1
+                continue
+            repaired += record is not parsed
             if index is None:
                 if not (isinstance(record, dict) and record.get("type") == "session"
                         and isinstance(record.get("id"), str)):
@@ -327,6 +347,7 @@ def load_index(path: str | Path) -> TranscriptIndex:
     if index is None:
         raise TranscriptError(f"transcript has no session header: {path}")
     index.skipped_lines = skipped
+    index.repaired_lines = repaired
     if skipped:
         log.warning("skipped %d malformed JSONL line(s) in %s", skipped, path)
     if size:

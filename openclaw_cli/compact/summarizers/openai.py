@@ -18,9 +18,10 @@ Transport = Callable[[dict[str, Any]], str]
 
 
 def request_body(model: str, prompt_text: str, max_tokens: int,
-                 max_tokens_field: str = "max_completion_tokens") -> dict[str, Any]:
-    """The chat-completions body the Gateway's `openai-completions` transport sends."""
-    return {
+                 max_tokens_field: str = "max_completion_tokens", store: bool | None = None) -> dict[str, Any]:
+    """The chat-completions body the Gateway's `openai-completions` transport sends (`store`
+    only where the transport sets it)."""
+    body: dict[str, Any] = {
         "model": model,
         "messages": [
             {"role": "system", "content": prompts.SYSTEM_PROMPT},
@@ -28,8 +29,11 @@ def request_body(model: str, prompt_text: str, max_tokens: int,
         ],
         "stream": True,
         "stream_options": {"include_usage": True},
-        max_tokens_field: max_tokens,
     }
+    if store is not None:
+        body["store"] = store
+    body[max_tokens_field] = max_tokens
+    return body
 
 
 def summary_requests(plan: CompactionPlan, *, custom_instructions: str | None = None
