@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from openclaw_cli.commands.gateway import GatewayOptions
 from openclaw_cli.maintenance.plan import CleanupOptions, Target
+from openclaw_cli.js.values import object_at
 
 
 def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_dm_scope, fix_missing,
@@ -129,7 +130,7 @@ def run_cleanup(req: CleanupRequest, env: Mapping[str, str] | None = None) -> Cl
 
     env = os.environ if env is None else env
     cfg = load_config(env).data
-    session = cfg.get("session") if isinstance(cfg.get("session"), dict) else {}
+    session = object_at(cfg, "session")
     settings = resolve_maintenance(session.get("maintenance"))
     mode = "enforce" if req.options.enforce else settings.mode
     targets = resolve_targets(cfg, req, env)

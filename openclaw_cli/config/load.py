@@ -16,6 +16,7 @@ from openclaw_cli.errors import ConfigError
 from openclaw_cli.js.strings import js_number_to_string as js_number_string
 from openclaw_cli.js.strings import js_trim
 from openclaw_cli.config.units import MAX_SAFE_INTEGER, parse_byte_size, parse_duration_ms
+from openclaw_cli.js.values import object_at
 
 DEFAULT_GATEWAY_PORT = 18789
 MAX_INCLUDE_DEPTH = 10
@@ -445,7 +446,7 @@ def config_env_vars(cfg: Any) -> dict[str, str]:
     if not isinstance(block, dict):
         return {}
     entries: dict[str, str] = {}
-    sources = [block.get("vars") if isinstance(block.get("vars"), dict) else {},
+    sources = [object_at(block, "vars"),
                {k: v for k, v in block.items() if k not in ("shellEnv", "vars")}]
     for source in sources:
         for raw_key, value in source.items():
@@ -1166,8 +1167,8 @@ _CRON = _Obj({
 
 
 def _refine_acp_binding(value: dict, path: tuple, out: list[_Issue]) -> None:
-    match = value.get("match") if isinstance(value.get("match"), dict) else {}
-    peer = match.get("peer") if isinstance(match.get("peer"), dict) else {}
+    match = object_at(value, "match")
+    peer = object_at(match, "peer")
     peer_id = peer.get("id")
     if not (isinstance(peer_id, str) and js_trim(peer_id)):
         _custom(out, (*path, "match", "peer"),
@@ -1246,7 +1247,7 @@ def _agent_id(value: Any) -> str:
 
 
 def _refine_root(value: dict, path: tuple, out: list[_Issue]) -> None:
-    agents = value.get("agents") if isinstance(value.get("agents"), dict) else {}
+    agents = object_at(value, "agents")
     entries = agents.get("list") if isinstance(agents.get("list"), list) else []
     if not entries:
         return
@@ -1290,7 +1291,7 @@ _ROOT = _Obj({
 def _duplicate_agent_dirs(cfg: dict, env: Mapping[str, str] | None) -> list[ConfigIssue]:
     from openclaw_cli.config.agents import normalize_agent_id
 
-    agents = cfg.get("agents") if isinstance(cfg.get("agents"), dict) else {}
+    agents = object_at(cfg, "agents")
     entries = [e for e in agents.get("list") or [] if isinstance(e, dict)]
     default = next((e.get("id") for e in entries if e.get("default")), None)
     if default is None and entries:
@@ -1340,8 +1341,8 @@ def _is_loopback_ipv4(value: Any) -> bool:
 
 
 def _gateway_tailscale_issues(cfg: dict) -> list[ConfigIssue]:
-    gateway = cfg.get("gateway") if isinstance(cfg.get("gateway"), dict) else {}
-    tailscale = gateway.get("tailscale") if isinstance(gateway.get("tailscale"), dict) else {}
+    gateway = object_at(cfg, "gateway")
+    tailscale = object_at(gateway, "tailscale")
     mode = tailscale.get("mode", "off")
     if mode not in ("serve", "funnel"):
         return []
@@ -1351,7 +1352,7 @@ def _gateway_tailscale_issues(cfg: dict) -> list[ConfigIssue]:
                             f"gateway.bind must resolve to loopback when gateway.tailscale.mode={mode} "
                             '(use gateway.bind="loopback" or gateway.bind="custom" with '
                             'gateway.customBindHost="127.0.0.1")')]
-    auth = gateway.get("auth") if isinstance(gateway.get("auth"), dict) else {}
+    auth = object_at(gateway, "auth")
     if auth.get("mode") == "none":
         if mode == "funnel":
             message = ("gateway.tailscale.mode=funnel requires gateway.auth.mode=password; auth.mode=none "

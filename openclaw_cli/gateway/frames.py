@@ -6,6 +6,7 @@ import json
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
+from openclaw_cli.js.values import object_at
 
 MIN_PROTOCOL = 3
 MAX_PROTOCOL = 4
@@ -165,13 +166,13 @@ def parse_hello_ok(payload: Any) -> HelloOk:
         raise FrameError("hello-ok without a features.methods list")
     events = features.get("events")
     events = events if isinstance(events, list) else []
-    policy = payload.get("policy") if isinstance(payload.get("policy"), dict) else {}
+    policy = object_at(payload, "policy")
     max_payload = policy.get("maxPayload")
     if not _non_negative_int(max_payload) or max_payload == 0:
         max_payload = MAX_PAYLOAD_BYTES
     tick = policy.get("tickIntervalMs")
-    server = payload.get("server") if isinstance(payload.get("server"), dict) else {}
-    auth = payload.get("auth") if isinstance(payload.get("auth"), dict) else {}
+    server = object_at(payload, "server")
+    auth = object_at(payload, "auth")
     scopes = auth.get("scopes")
     snapshot = payload.get("snapshot")
     return HelloOk(

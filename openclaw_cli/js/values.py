@@ -124,3 +124,15 @@ def js_to_fixed(value: float, digits: int) -> str:
     quantum = Decimal(1).scaleb(-digits)
     text = format(Decimal(value).quantize(quantum, rounding=ROUND_HALF_UP), "f")
     return text
+
+
+def object_at(parent: Any, key: str) -> dict[str, Any]:
+    """`parent[key]` when both are JSON objects (dicts), else a fresh empty dict.
+
+    The config and RPC payloads this tool reads are untrusted JSON: a section that is
+    missing, `null` or of the wrong type reads as empty, as OpenClaw's optional chaining does.
+    """
+    if not isinstance(parent, dict):
+        return {}
+    value = parent.get(key)
+    return value if isinstance(value, dict) else {}

@@ -8,6 +8,7 @@ import os
 from typing import TYPE_CHECKING
 
 from openclaw_cli.doctor.model import Check, Finding
+from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.support.bootstrap_budget import Analysis
@@ -43,13 +44,13 @@ def _heartbeat_included(cfg: dict, agent_id: str) -> bool:
     from openclaw_cli.doctor.support.workspace import agent_entry
     from openclaw_cli.config.units import parse_duration_ms
 
-    agents = cfg.get("agents") if isinstance(cfg.get("agents"), dict) else {}
+    agents = object_at(cfg, "agents")
     entries = [e for e in agents.get("list") or [] if e] if isinstance(agents.get("list"), list) else []
     if any(isinstance(e, dict) and e.get("heartbeat") for e in entries):
         if not any(isinstance(e, dict) and e.get("heartbeat") and normalize_agent_id(
                 e.get("id") if isinstance(e.get("id"), str) else None) == agent_id for e in entries):
             return False
-    defaults = agents.get("defaults") if isinstance(agents.get("defaults"), dict) else {}
+    defaults = object_at(agents, "defaults")
     heartbeat = dict(defaults.get("heartbeat") or {}) if isinstance(defaults.get("heartbeat"), dict) else {}
     override = (agent_entry(cfg, agent_id) or {}).get("heartbeat")
     if isinstance(override, dict):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from openclaw_cli.doctor.model import Check, Finding
+from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.context import DoctorContext
@@ -17,7 +18,7 @@ EXAMPLE = "openclaw config set commands.ownerAllowFrom '[\"telegram:123456789\"]
 def has_owner(cfg: dict) -> bool:
     from openclaw_cli.js.strings import js_number_to_string, js_trim
 
-    commands = cfg.get("commands") if isinstance(cfg.get("commands"), dict) else {}
+    commands = object_at(cfg, "commands")
     owners = commands.get("ownerAllowFrom")
     if not isinstance(owners, list):
         return False

@@ -7,6 +7,7 @@ import secrets as pysecrets
 from typing import TYPE_CHECKING, Any
 
 from openclaw_cli.doctor.model import Check, Finding
+from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.context import DoctorContext
@@ -17,12 +18,12 @@ AUTH_ID = "core/doctor/gateway-auth"
 
 
 def _gateway(cfg: dict) -> dict:
-    return cfg.get("gateway") if isinstance(cfg.get("gateway"), dict) else {}
+    return object_at(cfg, "gateway")
 
 
 def _auth(cfg: dict) -> dict:
     gateway = _gateway(cfg)
-    return gateway.get("auth") if isinstance(gateway.get("auth"), dict) else {}
+    return object_at(gateway, "auth")
 
 
 def doctor_mode(cfg: dict) -> str:
@@ -174,8 +175,8 @@ class GatewayAuthCheck(Check):
         token = generate_token()
         ctx.secrets.add(token)
         raw = ctx.doc.edit_raw()
-        gateway = raw.get("gateway") if isinstance(raw.get("gateway"), dict) else {}
-        auth = gateway.get("auth") if isinstance(gateway.get("auth"), dict) else {}
+        gateway = object_at(raw, "gateway")
+        auth = object_at(gateway, "auth")
         auth["mode"] = "token"
         auth["token"] = token
         gateway["auth"] = auth

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from openclaw_cli.doctor.model import Check, Finding
+from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.context import DoctorContext
@@ -20,7 +21,7 @@ def probe(ctx: DoctorContext) -> tuple[Finding | None, str | None]:
     from openclaw_cli.gateway.errors import join_hint
     from openclaw_cli.gateway.rpc import connection_for, health
 
-    gateway = ctx.cfg.get("gateway") if isinstance(ctx.cfg.get("gateway"), dict) else {}
+    gateway = object_at(ctx.cfg, "gateway")
     remote = gateway.get("mode") == "remote"
     try:
         connection = connection_for("health", ctx.env, cfg=ctx.cfg, config_path=ctx.config_path)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from openclaw_cli.doctor.model import Check, Finding
+from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.context import DoctorContext
@@ -29,13 +30,13 @@ class SlotProblem:
 
 
 def _plugins(cfg: dict) -> dict:
-    return cfg.get("plugins") if isinstance(cfg.get("plugins"), dict) else {}
+    return object_at(cfg, "plugins")
 
 
 def disabled_reason(cfg: dict, plugin_id: str) -> str | None:
     plugins = _plugins(cfg)
-    entries = plugins.get("entries") if isinstance(plugins.get("entries"), dict) else {}
-    entry = entries.get(plugin_id) if isinstance(entries.get(plugin_id), dict) else {}
+    entries = object_at(plugins, "entries")
+    entry = object_at(entries, plugin_id)
     if entry.get("enabled") is False:
         return f"plugins.entries.{plugin_id}.enabled is false"
     deny = plugins.get("deny") if isinstance(plugins.get("deny"), list) else []
@@ -51,7 +52,7 @@ def slot_problems(ctx: DoctorContext) -> list[SlotProblem]:
     from openclaw_cli.doctor.support.plugin_index import known_plugin_ids
 
     plugins = _plugins(ctx.cfg)
-    slots = plugins.get("slots") if isinstance(plugins.get("slots"), dict) else {}
+    slots = object_at(plugins, "slots")
     out: list[SlotProblem] = []
     known: set[str] | None = None
     for slot, default in SLOT_DEFAULTS.items():

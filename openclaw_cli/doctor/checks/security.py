@@ -7,6 +7,7 @@ import os
 from typing import TYPE_CHECKING
 
 from openclaw_cli.doctor.model import Check, Finding
+from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.context import DoctorContext
@@ -62,13 +63,13 @@ def exposure_lines(ctx: DoctorContext) -> list[str]:
     from openclaw_cli.gateway.secretrefs import is_configured
 
     cfg = ctx.cfg
-    gateway = cfg.get("gateway") if isinstance(cfg.get("gateway"), dict) else {}
+    gateway = object_at(cfg, "gateway")
     bind = gateway.get("bind") if gateway.get("bind") is not None else "loopback"
     custom = gateway.get("customBindHost") if isinstance(gateway.get("customBindHost"), str) else None
     host = _bind_host(bind if bind in BIND_MODES else "__other__", custom)
     if host is None or _loopback(host):
         return []
-    auth = gateway.get("auth") if isinstance(gateway.get("auth"), dict) else {}
+    auth = object_at(gateway, "auth")
     mode, token = resolve_auth(cfg, ctx.env)
     password = (ctx.env.get("OPENCLAW_GATEWAY_PASSWORD") or "").strip() or (
         auth.get("password").strip() if isinstance(auth.get("password"), str) else "")
@@ -105,8 +106,8 @@ def heartbeat_lines(cfg: dict) -> list[str]:
         out.append('  Heartbeat now allows direct/DM targets by default. Set it explicitly to "allow" or "block" '
                    "to pin upgrade behavior.")
 
-    agents = cfg.get("agents") if isinstance(cfg.get("agents"), dict) else {}
-    defaults = agents.get("defaults") if isinstance(agents.get("defaults"), dict) else {}
+    agents = object_at(cfg, "agents")
+    defaults = object_at(agents, "defaults")
     check("Heartbeat defaults", defaults.get("heartbeat"), "agents.defaults.heartbeat.directPolicy")
     for agent in agents.get("list") if isinstance(agents.get("list"), list) else []:
         if isinstance(agent, dict):
@@ -119,8 +120,8 @@ def security_warnings(ctx: DoctorContext) -> list[str]:
     """Warning blocks in the order of the Security note; each string may span lines."""
     cfg = ctx.cfg
     lines: list[str] = []
-    approvals = cfg.get("approvals") if isinstance(cfg.get("approvals"), dict) else {}
-    exec_cfg = approvals.get("exec") if isinstance(approvals.get("exec"), dict) else {}
+    approvals = object_at(cfg, "approvals")
+    exec_cfg = object_at(approvals, "exec")
     if exec_cfg.get("enabled") is False:
         override = (ctx.env.get("OPENCLAW_STATE_DIR") or "").strip()
         approvals_path = (os.path.join(ctx.state_dir, "exec-approvals.json") if override

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from openclaw_cli.doctor.model import Check, Finding
 from openclaw_cli.locks.procs import looks_like_openclaw as is_openclaw_argv
 from openclaw_cli.locks.procs import pid_alive, process_args, process_start_time
+from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.context import DoctorContext
@@ -57,8 +58,8 @@ def resolve_stale_ms(cfg: dict, env) -> int:
         value = int(raw)
         if 0 < value <= _MAX_SAFE:
             return value
-    session = cfg.get("session") if isinstance(cfg.get("session"), dict) else {}
-    lock = session.get("writeLock") if isinstance(session.get("writeLock"), dict) else {}
+    session = object_at(cfg, "session")
+    lock = object_at(session, "writeLock")
     value = lock.get("staleMs")
     if (isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
             and float(value).is_integer() and value <= _MAX_SAFE):

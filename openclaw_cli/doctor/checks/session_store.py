@@ -6,6 +6,7 @@ import os
 from typing import TYPE_CHECKING
 
 from openclaw_cli.doctor.model import Check, Finding
+from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.context import DoctorContext
@@ -74,7 +75,7 @@ class SessionStoreCheck(Check):
         from openclaw_cli.doctor.support.sessionfiles import orphan_transcripts, read_store, skipped_orphans_message
         from openclaw_cli.maintenance.settings import resolve_maintenance
 
-        session = ctx.cfg.get("session") if isinstance(ctx.cfg.get("session"), dict) else {}
+        session = object_at(ctx.cfg, "session")
         settings = resolve_maintenance(session.get("maintenance"))
         out: list[Finding] = []
         for target in _targets(ctx):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from typing import TYPE_CHECKING
+from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.context import DoctorContext
@@ -95,8 +96,8 @@ def known_plugin_ids(ctx: DoctorContext) -> set[str]:
     ids = set(BUNDLED_PLUGIN_IDS) | set(LEGACY_ALIASES)
     _scan_root(os.path.join(resolve_config_dir(ctx.env), "extensions"), ids)
     _scan_root(os.path.join(workspace_dir(ctx), ".openclaw", "extensions"), ids)
-    plugins = ctx.cfg.get("plugins") if isinstance(ctx.cfg.get("plugins"), dict) else {}
-    load = plugins.get("load") if isinstance(plugins.get("load"), dict) else {}
+    plugins = object_at(ctx.cfg, "plugins")
+    load = object_at(plugins, "load")
     for raw in load.get("paths") if isinstance(load.get("paths"), list) else []:
         if isinstance(raw, str) and raw.strip():
             _scan_path(resolve_user_path(raw.strip(), ctx.env), ids)

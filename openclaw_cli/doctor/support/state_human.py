@@ -6,6 +6,7 @@ import os
 from typing import TYPE_CHECKING
 
 from openclaw_cli.doctor.support import fsutil
+from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.checks.state_integrity import StateIntegrityCheck
@@ -76,7 +77,7 @@ def orphan_agent_dirs(ctx: DoctorContext) -> list[tuple[str, str]]:
     from openclaw_cli.config.paths import resolve_user_path
 
     configured = {normalize_agent_id(ctx.default_agent_id)}
-    agents_cfg = ctx.cfg.get("agents") if isinstance(ctx.cfg.get("agents"), dict) else {}
+    agents_cfg = object_at(ctx.cfg, "agents")
     if isinstance(agents_cfg.get("list"), list) and agents_cfg["list"]:
         configured.update(list_agent_ids(ctx.cfg))
     root = os.path.join(ctx.state_dir, "agents")
@@ -118,10 +119,10 @@ def _preview(items: list[str], limit: int = 3) -> str:
 def main_session_key(cfg: dict) -> str:
     from openclaw_cli.config.agents import normalize_agent_id
 
-    session = cfg.get("session") if isinstance(cfg.get("session"), dict) else {}
+    session = object_at(cfg, "session")
     if session.get("scope") == "global":
         return "global"
-    agents = cfg.get("agents") if isinstance(cfg.get("agents"), dict) else {}
+    agents = object_at(cfg, "agents")
     raw_list = agents.get("list") if isinstance(agents.get("list"), list) else []
     entries = [a for a in raw_list if isinstance(a, dict)]
     chosen = next((a.get("id") for a in entries if a.get("default")), None)
@@ -160,7 +161,7 @@ def run_state_integrity(check: StateIntegrityCheck, ctx: DoctorContext, report: 
     if not exists:
         warnings.append(f"- CRITICAL: state directory missing ({shown_state}). Sessions, credentials, logs, "
                         "and config are stored there.")
-        gateway = ctx.cfg.get("gateway") if isinstance(ctx.cfg.get("gateway"), dict) else {}
+        gateway = object_at(ctx.cfg, "gateway")
         if gateway.get("mode") == "remote":
             warnings.append("- Gateway is in remote mode; run doctor on the remote host where the gateway runs.")
         if p.confirm_runtime_repair(f"Create {shown_state} now?", False):
@@ -385,9 +386,9 @@ def _is_num(value) -> bool:
 
 def _orphans_suppressed(ctx: DoctorContext) -> bool:
     """A QMD memory backend that indexes sessions owns those files."""
-    memory = ctx.cfg.get("memory") if isinstance(ctx.cfg.get("memory"), dict) else {}
+    memory = object_at(ctx.cfg, "memory")
     if memory.get("backend") != "qmd":
         return False
-    qmd = memory.get("qmd") if isinstance(memory.get("qmd"), dict) else {}
-    sessions = qmd.get("sessions") if isinstance(qmd.get("sessions"), dict) else {}
+    qmd = object_at(memory, "qmd")
+    sessions = object_at(qmd, "sessions")
     return sessions.get("enabled") is True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from typing import TYPE_CHECKING, Any
+from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.context import DoctorContext
@@ -12,7 +13,7 @@ if TYPE_CHECKING:
 def agent_entry(cfg: dict, agent_id: str) -> dict | None:
     from openclaw_cli.config.agents import normalize_agent_id
 
-    agents = cfg.get("agents") if isinstance(cfg.get("agents"), dict) else {}
+    agents = object_at(cfg, "agents")
     entries = agents.get("list") if isinstance(agents.get("list"), list) else []
     for entry in entries:
         if isinstance(entry, dict) and normalize_agent_id(entry.get("id") if isinstance(entry.get("id"), str)
@@ -26,8 +27,8 @@ def agent_setting(cfg: dict, agent_id: str, key: str) -> Any:
     entry = agent_entry(cfg, agent_id) or {}
     if entry.get(key) is not None:
         return entry[key]
-    agents = cfg.get("agents") if isinstance(cfg.get("agents"), dict) else {}
-    defaults = agents.get("defaults") if isinstance(agents.get("defaults"), dict) else {}
+    agents = object_at(cfg, "agents")
+    defaults = object_at(agents, "defaults")
     return defaults.get(key)
 
 
@@ -40,8 +41,8 @@ def workspace_dir(ctx: DoctorContext, agent_id: str | None = None) -> str:
     configured = entry.get("workspace").strip() if isinstance(entry.get("workspace"), str) else ""
     if configured:
         return resolve_user_path(configured, env).replace("\0", "")
-    agents = cfg.get("agents") if isinstance(cfg.get("agents"), dict) else {}
-    defaults = agents.get("defaults") if isinstance(agents.get("defaults"), dict) else {}
+    agents = object_at(cfg, "agents")
+    defaults = object_at(agents, "defaults")
     fallback = defaults.get("workspace").strip() if isinstance(defaults.get("workspace"), str) else ""
     if agent_id == ctx.default_agent_id:
         if fallback:
