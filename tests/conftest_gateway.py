@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 import refbin
 from gateway_fixture import FakeGateway, RunningGateway, start_gateway
 

@@ -14,7 +14,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from diffharness import Case  # noqa: E402
+from diffharness import Case
 
 SEC = 1_000
 MIN = 60 * SEC
@@ -392,7 +392,7 @@ def make_key(kind: str, agent: str, rng: random.Random) -> str:
 class StoreGen:
     """Builds one sessions.json with its folder of transcripts and artifacts."""
 
-    def __init__(self, gen: "CaseGen", agent: str, store_rel: str):
+    def __init__(self, gen: CaseGen, agent: str, store_rel: str):
         self.gen = gen
         self.rng = gen.rng
         self.ages = gen.ages
@@ -730,7 +730,7 @@ class StoreGen:
             self.add_file(self.in_dir(cp), "{}\n", age=rng.choice([old(), young()]))
             self.tag("art:checkpoint-unreferenced")
             if rng.random() < 0.3:
-                self.add_file(self.in_dir(f"x.checkpoint.not-a-uuid.jsonl"), "{}\n", age=old())
+                self.add_file(self.in_dir("x.checkpoint.not-a-uuid.jsonl"), "{}\n", age=old())
         if rng.random() < p * 0.5:
             stem = make_uuid(rng)
             self.add_file(self.in_dir(f"{stem}.trajectory.jsonl"), "{}\n", age=rng.choice([old(), young()]))
@@ -1561,7 +1561,7 @@ class Edge:
         return age + self._tick * 1_117
 
     def store(self, entries: dict[str, Any] | str, rel: str = MAIN_STORE, style: str = "pretty",
-              age: int = FRESH, mode: str | None = None) -> "Edge":
+              age: int = FRESH, mode: str | None = None) -> Edge:
         node: dict[str, Any] = {"path": rel, "role": "store", "age": self._age(age)}
         if isinstance(entries, str):
             node["text"] = entries
@@ -1573,14 +1573,14 @@ class Edge:
         self.files.append(node)
         return self
 
-    def file(self, rel: str, text: str = "{}\n", age: int = OLD, **extra: Any) -> "Edge":
+    def file(self, rel: str, text: str = "{}\n", age: int = OLD, **extra: Any) -> Edge:
         node = {"path": rel, "text": text, "age": self._age(age)}
         node.update(extra)
         self.files.append(node)
         return self
 
     def tr(self, sid: str, kind: str = "messages", age: int = FRESH, dir_rel: str = MAIN_DIR,
-           name: str | None = None) -> "Edge":
+           name: str | None = None) -> Edge:
         rel = f"{dir_rel}/{name or sid + '.jsonl'}"
         if kind == "directory":
             self.files.append({"path": rel, "dir": True})
@@ -1589,12 +1589,12 @@ class Edge:
             return self.file(rel, exact_size_no_message(sid, age, int(kind[6:])), age)
         return self.file(rel, transcript_text(kind, sid, age, self.rng), age)
 
-    def node(self, **node: Any) -> "Edge":
+    def node(self, **node: Any) -> Edge:
         self.files.append(node)
         return self
 
     def standard_runs(self, sel: list[str] | None = None, flags: list[str] | None = None,
-                      enforce: bool = True, apply_json: bool = True) -> "Edge":
+                      enforce: bool = True, apply_json: bool = True) -> Edge:
         sel = STORE_ARG if sel is None else sel
         flags = flags or []
         self.runs = [["sessions", "cleanup", "--dry-run", "--json", *sel, *flags],
@@ -1603,7 +1603,7 @@ class Edge:
                       *(["--json"] if apply_json else []), *sel, *flags]]
         return self
 
-    def maintenance(self, **values: Any) -> "Edge":
+    def maintenance(self, **values: Any) -> Edge:
         cfg = self.config if isinstance(self.config, dict) else {}
         cfg.setdefault("session", {}).setdefault("maintenance", {}).update(values)
         self.config = cfg

@@ -20,13 +20,14 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import refbin  # noqa: E402
+import refbin
 
 # A loopback port nothing listens on: the reference tries the Gateway first for applying
 # runs without --store, gets "connection refused" and falls back to local cleanup.
@@ -81,7 +82,7 @@ class Case:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Case":
+    def from_dict(cls, data: dict[str, Any]) -> Case:
         names = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in names})
 
@@ -89,7 +90,7 @@ class Case:
         return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
 
     @classmethod
-    def from_json(cls, text: str) -> "Case":
+    def from_json(cls, text: str) -> Case:
         return cls.from_dict(json.loads(text))
 
 
@@ -599,7 +600,7 @@ def run_case(case: Case, home: Path, against: str = "ours", timeout: float = 120
             b = run_invocation(case, argv, against, home, timeout, version)
             invocations.append(InvocationOutcome(argv, a, b, compare_snapshots(a, b, labels)))
         error = None
-    except Exception as exc:  # noqa: BLE001 - reported as a case failure
+    except Exception as exc:
         error = f"{type(exc).__name__}: {exc}"
     finally:
         try:

@@ -208,7 +208,7 @@ def hello_payload(methods: list[str] | None = None, **overrides: Any) -> dict[st
 class FakeGateway:
     """A websockets server in a thread; `handler(ws, server)` plays the Gateway's part."""
 
-    def __init__(self, handler: Callable[[Any, "FakeGateway"], None]):
+    def __init__(self, handler: Callable[[Any, FakeGateway], None]):
         self.handler = handler
         self.received: list[Any] = []
         self.errors: list[BaseException] = []
@@ -239,7 +239,7 @@ class FakeGateway:
         except Exception as exc:  # the client may hang up first; keep it for debugging
             self.errors.append(exc)
 
-    def __enter__(self) -> "FakeGateway":
+    def __enter__(self) -> FakeGateway:
         from websockets.sync.server import serve
 
         self._server = serve(self._run, "127.0.0.1", 0, compression=None, max_size=None)
@@ -270,7 +270,7 @@ def tcp_listener(behaviour: str = "silent") -> Iterator[int]:
         while not stop.is_set():
             try:
                 conn, _ = server.accept()
-            except (socket.timeout, OSError):
+            except (TimeoutError, OSError):
                 continue
             if behaviour == "silent":
                 held.append(conn)

@@ -107,7 +107,7 @@ class Release:
     version: str = PRIMARY_VERSION
 
     @property
-    def REFERENCE_DIR(self) -> Path:  # noqa: N802 - same name as the module constant
+    def REFERENCE_DIR(self) -> Path:
         return reference_dir(self.version)
 
     def reference_bin(self) -> Path:

@@ -9,11 +9,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from helpers.references import every_file_era_release
 
-from openclaw_cli.config import agents, load as config
+from openclaw_cli.config import agents
+from openclaw_cli.config import load as config
 from openclaw_cli.config.agents import Target
 from openclaw_cli.errors import CliError
-from helpers.references import every_file_era_release
 
 DIST = "node_modules/openclaw/dist"
 

@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
-
 import refbin
 from helpers.folders import folder_digest
-from openclaw_cli.store import artifacts, keys
+from helpers.references import every_file_era_release
+
 from openclaw_cli.commands.cleanup import CleanupRequest, run_cleanup
 from openclaw_cli.errors import CliError, LockBusyError, StoreError
 from openclaw_cli.maintenance import archive, budget, steps
@@ -23,9 +23,8 @@ from openclaw_cli.maintenance.entries import EntryPaths
 from openclaw_cli.maintenance.fsview import FsView
 from openclaw_cli.maintenance.plan import CleanupOptions, preserve_keys
 from openclaw_cli.maintenance.settings import resolve_maintenance
-from helpers.folders import folder_digest
+from openclaw_cli.store import artifacts, keys
 from openclaw_cli.store.sessions_json import load_store, save_store
-from helpers.references import every_file_era_release
 
 MIN_MS = 60_000
 DAY_MS = 86_400_000

@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from diffgen import case_seeds, edge_cases, generate_case
 from diffharness import Case, CaseOutcome, DiffRunner, save_reproducer
 from refbin import FILE_ERA_VERSIONS, PRIMARY_VERSION

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 import refbin
 from gateway_fixture import RunningGateway, closed_port, start_gateway, tcp_listener
 

@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 import refbin
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -150,9 +149,9 @@ def test_a_file_changed_after_planning_is_skipped_and_reported(home, monkeypatch
 
 
 def test_disk_full_while_writing_the_store_leaves_it_intact(home, monkeypatch):
-    from openclaw_cli.store import sessions_json as store_mod
     from openclaw_cli.commands import cleanup as cleanup_cmd
     from openclaw_cli.errors import CliError
+    from openclaw_cli.store import sessions_json as store_mod
 
     now = int(time.time() * 1000)
     entries = {"agent:main:direct:a": {"sessionId": "gone", "updatedAt": now - 90 * 86_400_000},

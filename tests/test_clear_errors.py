@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from context_helpers import MAIN_ID, copy_state
 from gateway_fixture import closed_port, tcp_listener
 from helpers.folders import folder_digest

@@ -9,11 +9,22 @@ import time
 from pathlib import Path
 
 import pytest
-
 from gateway_fixture import closed_port, tcp_listener
 from helpers.folders import folder_digest
-from test_compact_cli_support import (BAK, KEEP_50, add_session, grow, llm_config, new_key, ours, reference,
-                                      sessions_dir, snapshot, store_entry, write_config)
+from test_compact_cli_support import (
+    BAK,
+    KEEP_50,
+    add_session,
+    grow,
+    llm_config,
+    new_key,
+    ours,
+    reference,
+    sessions_dir,
+    snapshot,
+    store_entry,
+    write_config,
+)
 from test_compact_fakellm import HISTORY_REPLY, FakeLLM
 
 
@@ -48,7 +59,7 @@ def test_importing_the_command_module_is_cheap() -> None:
 
 
 @pytest.mark.reference
-def test_argument_errors_say_what_the_reference_says_and_exit_2(home: Path, reference) -> None:  # noqa: ARG001
+def test_argument_errors_say_what_the_reference_says_and_exit_2(home: Path, reference) -> None:
     """The reference's words; its exit code 1 is 2 here (bad usage, a documented difference)."""
     cases = [  # each reference run costs seconds: one per message
         ["sessions", "compact", "k", "--max-lines", "1.5"],

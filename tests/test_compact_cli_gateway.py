@@ -8,11 +8,24 @@ import uuid
 from pathlib import Path
 
 import pytest
-
 from helpers.folders import folder_digest
-from test_compact_cli_support import (BAK, add_session, entry_text, grow, llm_config, new_key, offline_env,
-                                      ours, reference, session_files, sessions_dir, snapshot, store_entry,
-                                      write_config, write_models_json)
+from test_compact_cli_support import (
+    BAK,
+    add_session,
+    entry_text,
+    grow,
+    llm_config,
+    new_key,
+    offline_env,
+    ours,
+    reference,
+    session_files,
+    sessions_dir,
+    snapshot,
+    store_entry,
+    write_config,
+    write_models_json,
+)
 from test_compact_fakellm import FakeLLM
 
 pytestmark = [pytest.mark.reference, pytest.mark.gateway]

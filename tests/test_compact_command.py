@@ -10,13 +10,13 @@ import time
 from pathlib import Path
 
 import pytest
-
-from openclaw_cli.compact.offline import run_offline_compact
-from openclaw_cli.compact.lock import acquire_transcript_lock, inspect_lock, lock_path_for
-from openclaw_cli.errors import CliError, LockBusyError, UsageError
-from openclaw_cli.transcript import jsjson, load_index
 from test_compact_fakellm import HISTORY_REPLY, PREFIX_REPLY, FakeLLM
 from test_transcript_builder import TranscriptBuilder, conversation
+
+from openclaw_cli.compact.lock import acquire_transcript_lock, inspect_lock, lock_path_for
+from openclaw_cli.compact.offline import run_offline_compact
+from openclaw_cli.errors import CliError, LockBusyError, UsageError
+from openclaw_cli.transcript import jsjson, load_index
 
 FIXTURE = Path(__file__).parent / "data" / "real-2026.7.1"
 MAIN_ID = "eb01388d-e079-474d-961b-1e1df466b667"

@@ -8,11 +8,20 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from gateway_fixture import closed_port
-from test_compact_cli_support import (FIXTURE_SESSIONS, KEEP_50, MAIN_ID, add_session, grow, new_key, ours,
-                                      snapshot, write_config)
+from test_compact_cli_support import (
+    FIXTURE_SESSIONS,
+    KEEP_50,
+    MAIN_ID,
+    add_session,
+    grow,
+    new_key,
+    ours,
+    snapshot,
+    write_config,
+)
 from test_compact_fakellm import FakeLLM
+
 from openclaw_cli.transcript import load_index
 
 NO_TAIL: dict = {}  # no keepRecentTokens: a manual compaction keeps no recent tail

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_transcript_builder import TranscriptBuilder
+
 from openclaw_cli.compact.planner import plan_compaction
 from openclaw_cli.compact.settings import resolve_settings
 from openclaw_cli.compact.summarizers.extractive import ExtractiveSummarizer
 from openclaw_cli.transcript import load_index
-from test_transcript_builder import TranscriptBuilder
 
 
 def build(tmp_path: Path) -> Path:

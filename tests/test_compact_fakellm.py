@@ -115,7 +115,7 @@ class FakeLLM:
                 if str(r["body"].get("messages", [{}])[0].get("content", "")).startswith(
                     "You are a context summarization assistant")]
 
-    def __enter__(self) -> "FakeLLM":
+    def __enter__(self) -> FakeLLM:
         self._thread.start()
         return self
 

@@ -15,13 +15,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from gateway_fixture import start_gateway
-from openclaw_cli.compact.offline import run_offline_compact
-from test_compact_cli_support import (add_session, entry_text, llm_config, sessions_dir, write_config,
-                                      write_models_json)
+from test_compact_cli_support import (
+    add_session,
+    entry_text,
+    llm_config,
+    sessions_dir,
+    write_config,
+    write_models_json,
+)
 from test_compact_fakellm import FakeLLM
 from test_transcript_builder import TranscriptBuilder, conversation
+
+from openclaw_cli.compact.offline import run_offline_compact
 
 pytestmark = [pytest.mark.reference, pytest.mark.gateway]
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_transcript_builder import TranscriptBuilder, conversation
 
 from openclaw_cli.compact.planner import NothingToCompact, find_cut_point, plan_compaction
 from openclaw_cli.compact.settings import resolve_settings
 from openclaw_cli.transcript import load_index
-from test_transcript_builder import TranscriptBuilder, conversation
 
 
 def settings(keep: int | None = None, **compaction):

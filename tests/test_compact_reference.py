@@ -12,15 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 import refbin
-from openclaw_cli.compact.offline import run_offline_compact
 from helpers.clock import pin_session_reset, shift_store
-from openclaw_cli.compact.clock import now_ms
-from openclaw_cli.transcript import jsjson, load_index
-from openclaw_cli.transcript.messages import COMPACTION_SUMMARY_PREFIX
 from test_compact_cli_support import grow
 from test_compact_fakellm import FakeLLM
+
+from openclaw_cli.compact.clock import now_ms
+from openclaw_cli.compact.offline import run_offline_compact
+from openclaw_cli.transcript import jsjson, load_index
+from openclaw_cli.transcript.messages import COMPACTION_SUMMARY_PREFIX
 
 pytestmark = [pytest.mark.reference, pytest.mark.gateway]
 
@@ -104,7 +104,7 @@ class _LocalGateway:
         self.proc, self.home, self.port, self.token = proc, home, port, token
 
     @classmethod
-    def start(cls, base: Path) -> "_LocalGateway":
+    def start(cls, base: Path) -> _LocalGateway:
         import socket
         import subprocess
 

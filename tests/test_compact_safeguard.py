@@ -11,13 +11,20 @@ import uuid
 from pathlib import Path
 
 import pytest
-
 from gateway_fixture import start_gateway
-from openclaw_cli.compact.offline import run_offline_compact
-from openclaw_cli.errors import CliError
-from test_compact_cli_support import add_session, entry_text, llm_config, sessions_dir, write_config, write_models_json
+from test_compact_cli_support import (
+    add_session,
+    entry_text,
+    llm_config,
+    sessions_dir,
+    write_config,
+    write_models_json,
+)
 from test_compact_fakellm import SAFEGUARD_MARK, FakeLLM
 from test_transcript_builder import TranscriptBuilder, conversation
+
+from openclaw_cli.compact.offline import run_offline_compact
+from openclaw_cli.errors import CliError
 
 SAFEGUARD = {"mode": "safeguard", "keepRecentTokens": 50}
 

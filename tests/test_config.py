@@ -10,12 +10,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from helpers.references import every_file_era_release
 
-from openclaw_cli.config import agents, load as config, paths
+from openclaw_cli.config import agents, paths
+from openclaw_cli.config import load as config
+from openclaw_cli.config.units import parse_byte_size, parse_duration_ms
 from openclaw_cli.errors import ConfigError
 from openclaw_cli.js.strings import js_number_to_string as js_number_string
-from openclaw_cli.config.units import parse_byte_size, parse_duration_ms
-from helpers.references import every_file_era_release
 
 DATA = Path(__file__).resolve().parent / "data" / "config"
 DIST = "node_modules/openclaw/dist"
@@ -346,27 +347,7 @@ console.log(JSON.stringify(out));
 _VALUES = [None, True, False, 0, -1, 1, 1.5, 70000, 9007199254740993, "", " ", "x", "7d", "1h30m", "20mb", "*",
            "main", [], {}, ["x"], [1], {"x": 1}, {"primary": "a"},
            {"source": "env", "provider": "default", "id": "TOK"}, {"source": "env", "provider": "default", "id": "t"}]
-_FUZZ_PATHS = """
-session session.scope session.dmScope session.store session.mainKey session.idleMinutes session.typingMode
-session.identityLinks session.identityLinks.a session.resetTriggers session.reset session.reset.mode
-session.reset.atHour session.resetByType session.resetByType.dm session.resetByChannel.x session.sendPolicy
-session.sendPolicy.default session.sendPolicy.rules session.writeLock session.writeLock.staleMs
-session.agentToAgent.maxPingPongTurns session.threadBindings.idleHours session.threadBindings.enabled
-session.maintenance session.maintenance.mode session.maintenance.pruneAfter session.maintenance.pruneDays
-session.maintenance.maxEntries session.maintenance.rotateBytes session.maintenance.resetArchiveRetention
-session.maintenance.maxDiskBytes session.maintenance.highWaterBytes session.maintenance.bogus session.bogus
-agents agents.defaults agents.defaults.model agents.defaults.model.primary agents.defaults.model.fallbacks
-agents.defaults.workspace agents.defaults.bogus agents.list agents.bogus
-acp acp.defaultAgent acp.allowedAgents acp.enabled acp.stream.deliveryMode acp.runtime.ttlMinutes acp.bogus
-gateway gateway.port gateway.mode gateway.bind gateway.auth gateway.auth.mode gateway.auth.token
-gateway.auth.password gateway.auth.allowTailscale gateway.auth.rateLimit gateway.auth.trustedProxy
-gateway.auth.bogus gateway.remote gateway.remote.url gateway.remote.token gateway.remote.transport
-gateway.remote.remotePort gateway.remote.bogus gateway.tls gateway.tls.enabled gateway.tls.certPath
-gateway.tls.keyPath gateway.tls.caPath gateway.tls.bogus gateway.handshakeTimeoutMs gateway.tailscale.mode
-gateway.reload.mode gateway.bogus cron.sessionRetention cron.runLog.maxBytes cron.retry.backoffMs cron.bogus
-meta.lastTouchedAt env env.vars env.FOO env.shellEnv bogus wizard wizard.bogus channels channels.x broadcast
-broadcast.strategy broadcast.peer bindings $schema
-""".split()
+_FUZZ_PATHS = ["session", "session.scope", "session.dmScope", "session.store", "session.mainKey", "session.idleMinutes", "session.typingMode", "session.identityLinks", "session.identityLinks.a", "session.resetTriggers", "session.reset", "session.reset.mode", "session.reset.atHour", "session.resetByType", "session.resetByType.dm", "session.resetByChannel.x", "session.sendPolicy", "session.sendPolicy.default", "session.sendPolicy.rules", "session.writeLock", "session.writeLock.staleMs", "session.agentToAgent.maxPingPongTurns", "session.threadBindings.idleHours", "session.threadBindings.enabled", "session.maintenance", "session.maintenance.mode", "session.maintenance.pruneAfter", "session.maintenance.pruneDays", "session.maintenance.maxEntries", "session.maintenance.rotateBytes", "session.maintenance.resetArchiveRetention", "session.maintenance.maxDiskBytes", "session.maintenance.highWaterBytes", "session.maintenance.bogus", "session.bogus", "agents", "agents.defaults", "agents.defaults.model", "agents.defaults.model.primary", "agents.defaults.model.fallbacks", "agents.defaults.workspace", "agents.defaults.bogus", "agents.list", "agents.bogus", "acp", "acp.defaultAgent", "acp.allowedAgents", "acp.enabled", "acp.stream.deliveryMode", "acp.runtime.ttlMinutes", "acp.bogus", "gateway", "gateway.port", "gateway.mode", "gateway.bind", "gateway.auth", "gateway.auth.mode", "gateway.auth.token", "gateway.auth.password", "gateway.auth.allowTailscale", "gateway.auth.rateLimit", "gateway.auth.trustedProxy", "gateway.auth.bogus", "gateway.remote", "gateway.remote.url", "gateway.remote.token", "gateway.remote.transport", "gateway.remote.remotePort", "gateway.remote.bogus", "gateway.tls", "gateway.tls.enabled", "gateway.tls.certPath", "gateway.tls.keyPath", "gateway.tls.caPath", "gateway.tls.bogus", "gateway.handshakeTimeoutMs", "gateway.tailscale.mode", "gateway.reload.mode", "gateway.bogus", "cron.sessionRetention", "cron.runLog.maxBytes", "cron.retry.backoffMs", "cron.bogus", "meta.lastTouchedAt", "env", "env.vars", "env.FOO", "env.shellEnv", "bogus", "wizard", "wizard.bogus", "channels", "channels.x", "broadcast", "broadcast.strategy", "broadcast.peer", "bindings", "$schema"]
 
 
 def _fuzz_configs() -> list:

@@ -6,12 +6,16 @@ import os
 from pathlib import Path
 
 import pytest
-
 from context_helpers import REAL
+
 from openclaw_cli.context import bootstrap as bs
 from openclaw_cli.context.report import analyze_budget, injection_stats, parse_skill_blocks
 from openclaw_cli.context.units import from_units, to_units
-from openclaw_cli.context.workspace import load_bootstrap_files, resolve_bootstrap_files, resolve_workspace_dir
+from openclaw_cli.context.workspace import (
+    load_bootstrap_files,
+    resolve_bootstrap_files,
+    resolve_workspace_dir,
+)
 
 TEMPLATE = (REAL / "state" / "workspace" / "AGENTS.md").read_text(encoding="utf-8")
 

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from context_helpers import env_for, run_context
 from gateway_fixture import RunningGateway, start_gateway
 from helpers.folders import folder_digest
+
 from openclaw_cli.gateway import rpc
 
 pytestmark = [pytest.mark.gateway, pytest.mark.reference]

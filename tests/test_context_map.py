@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from context_helpers import REAL, copy_state, env_for, run_context
+
 from openclaw_cli.context.png import Canvas, decode_png
 from openclaw_cli.context.treemap import Rect, groups_from_report, squarify
 
@@ -30,7 +30,7 @@ def test_squarify_areas_follow_the_values():
     assert sum(r.area for r in rects) == pytest.approx(400 * 300)
     for value, rect in zip(values, rects):
         assert rect.area == pytest.approx(value / sum(values) * 400 * 300)
-        assert 0 <= rect.x and rect.x + rect.w <= 400 + 1e-6 and rect.y + rect.h <= 300 + 1e-6
+        assert rect.x >= 0 and rect.x + rect.w <= 400 + 1e-6 and rect.y + rect.h <= 300 + 1e-6
 
 
 def test_groups_match_the_reference_treemap_total():

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from context_helpers import env_for, run_context
+
 from openclaw_cli.context.render import ContextView, render_detail, render_list
 
 REPORT = {

@@ -8,12 +8,37 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
-from diffgen import (DAY, HOUR, MIN, REQUIRED_CATEGORIES, Ages, case_features, case_seeds, classify_key,
-                     classify_transcript, edge_cases, format_time_ago, generate_case, parse_duration_ms)
-from diffharness import (MASKED_TS, Case, DiffRunner, Normaliser, Snapshot, archive_ts, compare_snapshots,
-                         error_line, iso_ms, mask_archive_timestamps, materialize, snapshot_tree,
-                         save_reproducer, run_case)
+from diffgen import (
+    DAY,
+    HOUR,
+    MIN,
+    REQUIRED_CATEGORIES,
+    Ages,
+    case_features,
+    case_seeds,
+    classify_key,
+    classify_transcript,
+    edge_cases,
+    format_time_ago,
+    generate_case,
+    parse_duration_ms,
+)
+from diffharness import (
+    MASKED_TS,
+    Case,
+    DiffRunner,
+    Normaliser,
+    Snapshot,
+    archive_ts,
+    compare_snapshots,
+    error_line,
+    iso_ms,
+    mask_archive_timestamps,
+    materialize,
+    run_case,
+    save_reproducer,
+    snapshot_tree,
+)
 
 SELF_CHECK_CASES = int(os.environ.get("OPENCLAW_DIFF_SELF_CASES", "12"))
 

@@ -7,11 +7,26 @@ import os
 import time
 
 import pytest
-
 from helpers.folders import folder_digest
-from test_doctor_support import (GROUP_SID, MAIN_SID, ORPHAN_SID, TOKEN, doctor, f1, f2, header, iso_ago,
-                                 lint, lint_ids, sessions, state, write_config, write_lock, write_store,
-                                 write_transcript)
+from test_doctor_support import (
+    GROUP_SID,
+    MAIN_SID,
+    ORPHAN_SID,
+    TOKEN,
+    doctor,
+    f1,
+    f2,
+    header,
+    iso_ago,
+    lint,
+    lint_ids,
+    sessions,
+    state,
+    write_config,
+    write_lock,
+    write_store,
+    write_transcript,
+)
 
 
 def clean(home, cfg=None):

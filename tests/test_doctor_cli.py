@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import pytest
-
 from refbin import run_ours
 from test_doctor_support import TOKEN, doctor, f1, f2, lint, state, write_config
 

@@ -6,7 +6,6 @@ import json
 from urllib.parse import urlparse
 
 import pytest
-
 from gateway_fixture import challenge_frame, closed_port
 from test_doctor_support import doctor, lint, write_config
 
@@ -93,7 +92,7 @@ def test_real_gateway_health(home, real_gateway):
     _config(home, real_gateway.port, real_gateway.token)
     found, out = _health(home, **_no_port_env(home))
     assert found == [], out
-    assert f"answered health: ok" in out
+    assert "answered health: ok" in out
     assert real_gateway.token not in out
     _config(home, real_gateway.port, "wrong-token-0123456789abcdef0123")
     found, out = _health(home, **_no_port_env(home))

@@ -12,9 +12,23 @@ import time
 from pathlib import Path
 
 import refbin
-
-from test_doctor_support import (MAIN_SID, ORPHAN_SID, TOKEN, doctor, f1, f2, header, iso_ago, lint, sessions,
-                                 state, write_config, write_lock, write_store, write_transcript)
+from test_doctor_support import (
+    MAIN_SID,
+    ORPHAN_SID,
+    TOKEN,
+    doctor,
+    f1,
+    f2,
+    header,
+    iso_ago,
+    lint,
+    sessions,
+    state,
+    write_config,
+    write_lock,
+    write_store,
+    write_transcript,
+)
 
 
 def snapshot(root: Path) -> dict[str, tuple[int, bytes | None]]:

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
 from context_helpers import MAIN_ID, copy_state
 from gateway_fixture import closed_port
 from helpers.folders import folder_digest

@@ -19,11 +19,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 import refbin
 from gateway_fixture import RunningGateway, start_gateway
-from test_cleanup_gateway import (MAINTENANCE, STEPS, TWIN_AGENTS, client_home, cleanup, fingerprint, mask,
-                                  prepare_store, tree, write_config)
+from test_cleanup_gateway import (
+    MAINTENANCE,
+    STEPS,
+    TWIN_AGENTS,
+    cleanup,
+    client_home,
+    fingerprint,
+    mask,
+    prepare_store,
+    tree,
+    write_config,
+)
 
 pytestmark = [pytest.mark.gateway, pytest.mark.reference]
 

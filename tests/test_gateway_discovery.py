@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from openclaw_cli.config.paths import apply_cli_profile
 from openclaw_cli.errors import ConfigError, UsageError
 from openclaw_cli.gateway import (
     GatewayCredentialsRequired,
@@ -17,8 +18,8 @@ from openclaw_cli.gateway import (
     GatewayRemoteUrlMissing,
     GatewaySecretRefError,
     GatewaySetupError,
+    rpc,
 )
-from openclaw_cli.gateway import rpc
 from openclaw_cli.gateway.credentials import Credentials, resolve_auth_mode, resolve_credentials
 from openclaw_cli.gateway.discovery import (
     DEFAULT_PORT,
@@ -34,7 +35,6 @@ from openclaw_cli.gateway.discovery import (
     resolve_target,
 )
 from openclaw_cli.gateway.scopes import CLI_DEFAULT_SCOPES, scopes_for_method
-from openclaw_cli.config.paths import apply_cli_profile
 
 
 def gw(**gateway):

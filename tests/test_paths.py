@@ -9,10 +9,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-
-from openclaw_cli.config import agents, load as config, paths
-from openclaw_cli.errors import CliError, UsageError
 from helpers.references import every_file_era_release
+
+from openclaw_cli.config import agents, paths
+from openclaw_cli.config import load as config
+from openclaw_cli.errors import CliError, UsageError
 
 DIST = "node_modules/openclaw/dist"
 

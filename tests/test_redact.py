@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers.references import every_file_era_release
 
 from openclaw_cli.ui.redact import patterns as redact_patterns
 from openclaw_cli.ui.redact.engine import (
@@ -24,7 +25,6 @@ from openclaw_cli.ui.redact.engine import (
     redact_console_text,
     redact_lines,
 )
-from helpers.references import every_file_era_release
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data" / "redact"
@@ -187,8 +187,8 @@ def assignment_samples(rng: random.Random) -> list[str]:
         f"{key}={v}\\", f'{key}=\\"{v}\\"', f"{key}=\\\\'{v}\\\\'", f"env {key}='{v}';",
         f"token={v}", f"password=\"{v} with space\"", f" secret='{v}'", f",pass={v}", f"jwt=`{v}`",
         f"access_token={v}&refresh_token={v}", f"api-key={v}", f"credential={q}{v}{q}",
-        f"code={v}&state=xyz", f"session={v}&x=1", f"card-number={v}", f"token=***", f"token=\"***\"",
-        f"TOKEN=${{TOKEN}}", f"TOKEN=-}}", f"client_secret={v}#frag", f"x=1 token={v}<br>",
+        f"code={v}&state=xyz", f"session={v}&x=1", f"card-number={v}", "token=***", "token=\"***\"",
+        "TOKEN=${TOKEN}", "TOKEN=-}", f"client_secret={v}#frag", f"x=1 token={v}<br>",
     ]
 
 
@@ -203,7 +203,7 @@ def structured_samples(rng: random.Random) -> list[str]:
         f"Authorization: Bearer {v}", f"authorization=bearer {v}", f"Authorization: Basic {v}==",
         f"Authorization: Bot {v}", f"X-OpenClaw-Token: {v}", f"x-auth-token={v},next",
         f"Bearer {v}", f"bearer {v}.{v}", f"--token {v}", f"--api-key \"{v}\"", f"--password '{v}'",
-        f"--token or --password", f"--token and --x", f"--secret {v} --hook-token={v}",
+        "--token or --password", "--token and --x", f"--secret {v} --hook-token={v}",
         f"--card-number {v}", f"--private_key={v}",
     ]
 
@@ -235,7 +235,7 @@ def pem_samples(rng: random.Random) -> list[str]:
         f"-----BEGIN {kind}PRIVATE KEY-----\n{body}\n-----END {kind}PRIVATE KEY-----",
         f"key: -----BEGIN {kind}PRIVATE KEY-----{body}-----END {kind}PRIVATE KEY----- tail",
         f"-----BEGIN PRIVATE KEY-----\r\n{body}\r\n-----END PRIVATE KEY-----",
-        f"-----begin private key-----x-----end private key-----",
+        "-----begin private key-----x-----end private key-----",
         f"-----BEGIN PUBLIC KEY-----\n{body}\n-----END PUBLIC KEY-----",
     ]
 

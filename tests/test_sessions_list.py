@@ -12,13 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
-
 import refbin
 from helpers.folders import folder_digest
+
 from openclaw_cli.errors import CliError
+from openclaw_cli.js.values import js_to_fixed, js_to_number
 from openclaw_cli.listing import options, table
 from openclaw_cli.listing.context_tokens import ContextDefaults, ContextWindows
-from openclaw_cli.js.values import js_to_fixed, js_to_number
 from openclaw_cli.listing.kind import classify_session_kind
 from openclaw_cli.listing.model_ref import display_model_ref
 from openclaw_cli.listing.policy_key import runtime_policy_key

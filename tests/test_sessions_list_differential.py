@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 import refbin
 
 pytestmark = pytest.mark.reference

@@ -10,16 +10,16 @@ import time
 from pathlib import Path
 
 import pytest
-
 import refbin
 from helpers.folders import folder_digest
-from openclaw_cli.js import json as jsjson
-from openclaw_cli.store import sessions_json as S
-from openclaw_cli.errors import StoreError
 from helpers.references import every_file_era_release
 
+from openclaw_cli.errors import StoreError
+from openclaw_cli.js import json as jsjson
+from openclaw_cli.store import sessions_json as S
+
 sys.path.insert(0, str(Path(__file__).resolve().parent / "data" / "store"))
-import gen_entries  # noqa: E402
+import gen_entries
 
 NOW = int(time.time() * 1000)
 # Nothing is old enough to prune and the entry cap is out of reach, so `--enforce` only

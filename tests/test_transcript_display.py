@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from openclaw_cli.transcript.display import compactable_counts, read_display_messages
 from test_transcript_builder import TranscriptBuilder
+
+from openclaw_cli.transcript.display import compactable_counts, read_display_messages
 
 MAIN = (Path(__file__).parent / "data" / "real-2026.7.1" / "state" / "agents" / "main" / "sessions"
         / "eb01388d-e079-474d-961b-1e1df466b667.jsonl")

@@ -6,14 +6,21 @@ import logging
 from pathlib import Path
 
 import pytest
+from test_transcript_builder import TranscriptBuilder, conversation
 
-from openclaw_cli.transcript import (TranscriptError, build_session_context, context_items,
-                                     context_tokens, count_real, estimate_tokens,
-                                     has_real_conversation, load_index)
-from openclaw_cli.transcript import jsjson
+from openclaw_cli.transcript import (
+    TranscriptError,
+    build_session_context,
+    context_items,
+    context_tokens,
+    count_real,
+    estimate_tokens,
+    has_real_conversation,
+    jsjson,
+    load_index,
+)
 from openclaw_cli.transcript.reader import iter_raw_lines, read_line_at
 from openclaw_cli.transcript.tree import scan_tree, select_path
-from test_transcript_builder import TranscriptBuilder, conversation
 
 DATA = Path(__file__).parent / "data" / "real-2026.7.1" / "state" / "agents" / "main" / "sessions"
 MAIN = DATA / "eb01388d-e079-474d-961b-1e1df466b667.jsonl"

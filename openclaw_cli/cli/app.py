@@ -76,9 +76,8 @@ def root(
 def main(argv: list[str] | None = None) -> None:
     from typer._click import exceptions as click_exc
 
-    from openclaw_cli.errors import CliError
     from openclaw_cli.config.paths import apply_cli_profile, parse_cli_profile_args
-
+    from openclaw_cli.errors import CliError
     from openclaw_cli.ui.console import GuardedStream
 
     args = list(sys.argv[1:] if argv is None else argv)
@@ -106,7 +105,7 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         _discard_unwritable_stdout(force=True)
         sys.exit(1)
-    except Exception as exc:  # noqa: BLE001 - last resort: one line, never a traceback
+    except Exception as exc:
         if os.environ.get("OPENCLAW_CLI_LOG_LEVEL") == "debug":
             raise
         sys.stderr.write(f"openclaw: unexpected error: {type(exc).__name__}: {exc}\n")
@@ -120,7 +119,7 @@ def _discard_unwritable_stdout(force: bool = False) -> None:
         try:
             sys.stdout.flush()
             return
-        except Exception:  # noqa: BLE001 - the guarded stream turns a write failure into CliError
+        except Exception:
             pass
     sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - used until the exit
 

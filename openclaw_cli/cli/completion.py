@@ -64,6 +64,6 @@ def agent_ids_cmd() -> None:
         from openclaw_cli.config.load import load_config
 
         ids = list_agent_ids(load_config(strict=False).data)
-    except Exception:  # noqa: BLE001 - a completion helper stays silent
+    except Exception:
         return
     sys.stdout.write("".join(f"{agent_id}\n" for agent_id in ids))

@@ -9,8 +9,8 @@ from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 
 from openclaw_cli.commands.gateway import GatewayOptions
-from openclaw_cli.maintenance.plan import CleanupOptions, Target
 from openclaw_cli.js.values import object_at
+from openclaw_cli.maintenance.plan import CleanupOptions, Target
 
 
 def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_dm_scope, fix_missing,
@@ -18,7 +18,8 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
                         allow_empty_store: bool = False) -> None:
     """Choose the Gateway or the local files, then print JSON or the text report."""
     from openclaw_cli.maintenance import render
-    from openclaw_cli.ui import console as output, progress
+    from openclaw_cli.ui import console as output
+    from openclaw_cli.ui import progress
 
     progress.enable(not (json_out or quiet))
     if not store and not dry_run:
@@ -191,9 +192,9 @@ def _preview(cfg, target, loaded, settings, mode, opts, env, now_ms):
 
 
 def _plan(cfg, target, loaded, settings, mode, opts, env, now_ms, lock_paths: list[str]):
+    from openclaw_cli.config.paths import resolve_required_home
     from openclaw_cli.maintenance.apply import plan_apply
     from openclaw_cli.maintenance.fsview import FsView
-    from openclaw_cli.config.paths import resolve_required_home
 
     # Our own lock files (several stores may share a folder) are invisible to every count.
     folder = os.path.dirname(target.store_path)
@@ -227,7 +228,7 @@ def _config_or_none():
 
     try:
         return load_config().data
-    except Exception:  # noqa: BLE001 - redaction falls back to the default patterns
+    except Exception:
         return None
 
 

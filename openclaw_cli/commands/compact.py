@@ -193,11 +193,16 @@ class LocalTarget:
 def resolve_local_target(cfg: Mapping[str, Any], env: Mapping[str, str], key: str,
                          agent: str | None) -> LocalTarget:
     """The canonical key, agent and store the Gateway's `sessions.compact` would use."""
-    from openclaw_cli.config.agents import (list_agent_ids, normalize_agent_id, resolve_default_agent_id,
-                                            resolve_store_path, session_store_template)
-    from openclaw_cli.store.keys import parse_agent_key
-    from openclaw_cli.listing.store_key import resolve_session_store_key
+    from openclaw_cli.config.agents import (
+        list_agent_ids,
+        normalize_agent_id,
+        resolve_default_agent_id,
+        resolve_store_path,
+        session_store_template,
+    )
     from openclaw_cli.js.strings import js_trim
+    from openclaw_cli.listing.store_key import resolve_session_store_key
+    from openclaw_cli.store.keys import parse_agent_key
 
     if key == "":
         raise CompactFailed(EMPTY_KEY_ERROR)
@@ -291,8 +296,8 @@ def choose_model(req: CompactRequest, cfg: Mapping[str, Any], target: LocalTarge
 
 
 def _run_offline(req: CompactRequest, env: MutableMapping[str, str], max_lines: int | None) -> int:
-    from openclaw_cli.config import paths
     from openclaw_cli.compact.offline import run_offline_compact
+    from openclaw_cli.config import paths
     from openclaw_cli.config.load import load_config
 
     cfg = load_config(env).data
@@ -531,5 +536,5 @@ def _logging_config() -> Mapping[str, Any] | None:
 
     try:
         return load_config().data
-    except Exception:  # noqa: BLE001 - redaction falls back to the default patterns
+    except Exception:
         return None

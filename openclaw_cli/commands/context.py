@@ -89,7 +89,7 @@ def live_usage(target: Target, options: GatewayOptions) -> LiveUsage | None:
             raise
         log.info("no Gateway report (%s); reading from disk", exc)
         return None
-    except Exception as exc:  # noqa: BLE001 - auto mode never fails because of the Gateway
+    except Exception as exc:
         if explicit:
             raise
         log.info("no Gateway report (%s); reading from disk", exc)

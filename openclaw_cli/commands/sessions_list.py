@@ -17,8 +17,8 @@ def _load_entries(path: str) -> Mapping:
 
 
 def _style():
-    from openclaw_cli.ui import console as output
     from openclaw_cli.listing.table import plain
+    from openclaw_cli.ui import console as output
 
     if not output.color_enabled(sys.stdout):
         return plain
@@ -31,7 +31,6 @@ def _style():
 
 def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, store: str | None,
                      active: str | None, limit: str | None) -> None:
-    from openclaw_cli.ui import console as output
     from openclaw_cli.config.agents import check_explicit_store, resolve_session_store_targets
     from openclaw_cli.config.load import load_config
     from openclaw_cli.listing.acp import load_acp_sessions
@@ -40,6 +39,7 @@ def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, sto
     from openclaw_cli.listing.options import parse_active_minutes, parse_limit
     from openclaw_cli.listing.rows import build_row, is_active, iter_entries, json_row, select_newest
     from openclaw_cli.listing.runtime_config import runtime_view
+    from openclaw_cli.ui import console as output
 
     env = os.environ
     raw_cfg = load_config(env).data

@@ -166,7 +166,7 @@ class TranscriptLock:
             if _read_lock_text(self.path) == self.raw:
                 self.path.unlink()
 
-    def __enter__(self) -> "TranscriptLock":
+    def __enter__(self) -> TranscriptLock:
         return self
 
     def __exit__(self, *exc: object) -> None:

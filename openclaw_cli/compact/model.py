@@ -72,7 +72,7 @@ def _split(model: str | None) -> tuple[str | None, str | None, str | None]:
 def _find(providers: Mapping[str, Any], provider: str | None, model_id: str | None
           ) -> tuple[Mapping[str, Any], Mapping[str, Any]] | None:
     for name, config in providers.items():
-        if provider and name != provider or not isinstance(config, Mapping):
+        if (provider and name != provider) or not isinstance(config, Mapping):
             continue
         for item in config.get("models") or []:
             if isinstance(item, Mapping) and item.get("id") == model_id:

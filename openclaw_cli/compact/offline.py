@@ -248,7 +248,11 @@ def run_offline_compact(*, key: str, store_path: str | Path | None = None,
 def _safeguard(client, cfg: Mapping[str, Any], settings, model_entry: Mapping[str, Any], session: SessionContext,
                offline: dict[str, Any]):
     """The openai summarizer in `compaction.mode: "safeguard"`."""
-    from openclaw_cli.compact.summarizers.safeguard import SafeguardSummarizer, policy_from_config, store_field
+    from openclaw_cli.compact.summarizers.safeguard import (
+        SafeguardSummarizer,
+        policy_from_config,
+        store_field,
+    )
 
     offline["compactionMode"] = "safeguard"
     if (settings.raw or {}).get("postCompactionSections"):

@@ -8,8 +8,15 @@ from dataclasses import dataclass, field
 
 from openclaw_cli.compact.fileops import FileOps
 from openclaw_cli.compact.settings import CompactionSettings
-from openclaw_cli.transcript import (ContextItem, EntryInfo, TranscriptIndex, context_items,
-                                     context_tokens, estimated_total, has_real_conversation)
+from openclaw_cli.transcript import (
+    ContextItem,
+    EntryInfo,
+    TranscriptIndex,
+    context_items,
+    context_tokens,
+    estimated_total,
+    has_real_conversation,
+)
 from openclaw_cli.transcript.messages import message_from_entry
 
 CUT_POINT_ROLES = frozenset({"bashExecution", "custom", "branchSummary", "compactionSummary",

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 from openclaw_cli.context.units import format_int
 
 if TYPE_CHECKING:
-    from openclaw_cli.context.view import Loaded
     from openclaw_cli.context.render import ContextView
     from openclaw_cli.context.transcript import TranscriptStats
+    from openclaw_cli.context.view import Loaded
 
 ORIGINS = {
     "gateway": "the run report the running Gateway holds for this session (sessions.usage)",

@@ -69,8 +69,13 @@ def resolve_session_key(cfg: Mapping[str, Any], agent_id: str, session: str | No
 
 def resolve_target(*, session: str | None = None, agent: str | None = None,
                    env: MutableMapping[str, str] | None = None) -> Target:
-    from openclaw_cli.config.agents import (list_agent_ids, normalize_agent_id, resolve_default_agent_id,
-                                            resolve_store_path, session_store_template)
+    from openclaw_cli.config.agents import (
+        list_agent_ids,
+        normalize_agent_id,
+        resolve_default_agent_id,
+        resolve_store_path,
+        session_store_template,
+    )
     from openclaw_cli.config.load import load_config
     from openclaw_cli.context.workspace import resolve_workspace_dir
     from openclaw_cli.store.keys import parse_agent_key

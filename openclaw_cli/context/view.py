@@ -90,8 +90,8 @@ def make_view(loaded: Loaded, *, detail: bool, tokenizer: str | None = None,
             view.compactable = "no active transcript session"
         else:
             if path is not None:
-                from openclaw_cli.context.transcript import scan_transcript
                 from openclaw_cli.context.tokenizer import message_counter
+                from openclaw_cli.context.transcript import scan_transcript
 
                 stats = scan_transcript(path, message_counter(encoder) if encoder else None)
             view.compactable = (stats.real, stats.total) if stats and stats.total else "no transcript messages found"

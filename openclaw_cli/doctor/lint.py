@@ -42,7 +42,7 @@ def run_checks(ctx: DoctorContext, checks: Sequence[Check], *, only: Sequence[st
     for check in selected:
         try:
             findings.extend(check.detect(ctx))
-        except Exception as exc:  # noqa: BLE001 - a broken check is a finding, not a crash
+        except Exception as exc:
             findings.append(Finding(check.id, "error", f"health check threw: {exc}"))
     findings.sort(key=_sort_key)
     return LintResult(findings, len(selected), len(checks) - len(selected))
@@ -51,8 +51,8 @@ def run_checks(ctx: DoctorContext, checks: Sequence[Check], *, only: Sequence[st
 def emit(result: LintResult, severity_min: str, *, json_mode: bool, secrets: set[str],
          out: TextIO | None = None) -> int:
     """Print the result; returns the exit code (1 when a finding reaches the threshold)."""
-    from openclaw_cli.js import json as jsjson
     from openclaw_cli.doctor.report import scrub
+    from openclaw_cli.js import json as jsjson
 
     out = out or sys.stdout
     failing = any(meets(f.severity, severity_min) for f in result.findings)

@@ -30,7 +30,7 @@ class Note:
 class Report:
     """Collects notes in order and hands each one to the renderer immediately."""
 
-    renderer: "Renderer"
+    renderer: Renderer
     secrets: set[str] = field(default_factory=set)
     notes: list[Note] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)

@@ -24,7 +24,7 @@ def _run_one(check: Check, ctx: DoctorContext, report: Report) -> bool:
         return True
     except PromptCancelled:
         raise
-    except Exception as exc:  # noqa: BLE001 - one broken check must not hide the others
+    except Exception as exc:
         report.note("Doctor warnings", [f"- {check.id} run failed: {type(exc).__name__}: {exc}"],
                     check_id=check.id, kind="error")
         return False

@@ -121,7 +121,7 @@ class GatewayClient:
 
     # -- public API ------------------------------------------------------------------------
 
-    def __enter__(self) -> "GatewayClient":
+    def __enter__(self) -> GatewayClient:
         self.connect()
         return self
 
@@ -244,7 +244,7 @@ class GatewayClient:
                 hint=join_hint("start the Gateway, or check the port (gateway.port, "
                                "OPENCLAW_GATEWAY_PORT) and the URL (--url, OPENCLAW_GATEWAY_URL)"),
             ) from None
-        except (socket.timeout, TimeoutError):
+        except TimeoutError:
             raise GatewayUnreachable(
                 f"could not connect to {self.url} within {budget_ms} ms",
                 hint=self._hint("check that the Gateway host is up and reachable")) from None
@@ -286,7 +286,7 @@ class GatewayClient:
                 "OpenClaw Gateway (or not the right port)",
                 hint=self._hint("check the port (gateway.port, OPENCLAW_GATEWAY_PORT) and the URL "
                                 "(--url, OPENCLAW_GATEWAY_URL)")) from None
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             stack.close()
             raise GatewayTimeout(
                 f"{self.url} accepted the TCP connection but did not answer the WebSocket upgrade "

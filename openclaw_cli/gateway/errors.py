@@ -37,7 +37,7 @@ class GatewayError(CliError):
         self.url = url
         self.url_source = url_source
 
-    def scrubbed(self, secrets: Iterable[str | None]) -> "GatewayError":
+    def scrubbed(self, secrets: Iterable[str | None]) -> GatewayError:
         """Remove secrets from the message and hint in place; returns self."""
         secrets = list(secrets)
         self.message = scrub(self.message, secrets)
@@ -106,7 +106,7 @@ class GatewayRefused(GatewayError):
             return self.details["code"]
         return None
 
-    def scrubbed(self, secrets: Iterable[str | None]) -> "GatewayError":
+    def scrubbed(self, secrets: Iterable[str | None]) -> GatewayError:
         secrets = list(secrets)
         if self.server_message:
             self.server_message = scrub(self.server_message, secrets)

@@ -6,6 +6,7 @@ import json
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
+
 from openclaw_cli.js.values import object_at
 
 MIN_PROTOCOL = 3

@@ -32,8 +32,8 @@ JSON_MAX_DEPTH_ERROR = "JSON nesting is too deep"
 _TWO53 = 9007199254740992
 _MAX_ARRAY_INDEX = 4294967294
 
-from openclaw_cli.js.strings import JS_WHITESPACE, js_number_to_string, js_trim  # noqa: E402,F401  (re-exported)
-from openclaw_cli.js.strings import utf16_len as js_utf16_len  # noqa: E402,F401
+from openclaw_cli.js.strings import JS_WHITESPACE, js_number_to_string, js_trim  # noqa: E402  (re-exported)
+from openclaw_cli.js.strings import utf16_len as js_utf16_len  # noqa: E402
 
 
 def js_utf8(value: str) -> bytes:
@@ -281,7 +281,7 @@ def _escape_char(m: re.Match) -> str:
 
 
 def _js_string(value: str) -> str:
-    if "\ud800" <= max(value, default="") and _SURROGATE_PAIR.search(value):
+    if max(value, default="") >= "\ud800" and _SURROGATE_PAIR.search(value):
         value = _SURROGATE_PAIR.sub(
             lambda m: m.group(0).encode("utf-16-le", "surrogatepass").decode("utf-16-le"), value)
     return '"' + _NEEDS_ESCAPE.sub(_escape_char, value) + '"'

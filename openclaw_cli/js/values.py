@@ -6,10 +6,9 @@ import math
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from openclaw_cli.js.strings import js_number_to_string, js_trim_end
+from openclaw_cli.js.strings import js_number_to_string, js_round, js_trim, js_trim_end
 from openclaw_cli.js.strings import js_string as _js_string
 from openclaw_cli.js.strings import js_truthy as _js_truthy
-from openclaw_cli.js.strings import JS_WHITESPACE, js_round, js_trim
 
 __all__ = [
     "MISSING", "coalesce", "js_round", "js_string", "js_to_fixed", "js_to_number", "js_trim",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from openclaw_cli.store.keys import is_cron_key
 from openclaw_cli.js.values import MISSING, truthy
+from openclaw_cli.store.keys import is_cron_key
 
 
 def classify_session_kind(key: str, entry: Mapping) -> str:

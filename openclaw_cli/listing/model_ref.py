@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from openclaw_cli.errors import CliError
-from openclaw_cli.listing.cli_providers import is_cli_provider
+from openclaw_cli.js.strings import js_trim
 from openclaw_cli.js.values import MISSING, coalesce, js_string, lower_or_empty, truthy
+from openclaw_cli.listing.cli_providers import is_cli_provider
 from openclaw_cli.listing.runtime_config import (
     DEFAULT_MODEL,
     DEFAULT_PROVIDER,
@@ -19,7 +20,6 @@ from openclaw_cli.listing.runtime_config import (
     normalize_provider_id,
     primary_model_value,
 )
-from openclaw_cli.js.strings import js_trim
 
 
 @dataclass(frozen=True)

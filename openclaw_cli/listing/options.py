@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
+from openclaw_cli.config.units import MAX_SAFE_INTEGER
 from openclaw_cli.errors import UsageError
 from openclaw_cli.js.strings import js_trim
-from openclaw_cli.config.units import MAX_SAFE_INTEGER
 
 DEFAULT_LIMIT = 100
 ACTIVE_ERROR = "--active must be a positive number of minutes, for example --active 30."

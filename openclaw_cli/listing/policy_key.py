@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from openclaw_cli.config.agents import normalize_agent_id
-from openclaw_cli.store.keys import parse_agent_key
+from openclaw_cli.js.strings import js_trim
 from openclaw_cli.js.values import MISSING, coalesce, lower_or_empty, opt_lower, opt_str
 from openclaw_cli.listing.runtime_config import MAIN_KEY, is_record
-from openclaw_cli.js.strings import js_trim
+from openclaw_cli.store.keys import parse_agent_key
 
 _VALID_ACCOUNT_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}", re.IGNORECASE | re.ASCII)
 _INVALID_ACCOUNT_CHARS = re.compile(r"[^a-z0-9_-]+")

@@ -7,15 +7,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from openclaw_cli.store.keys import is_acp_key, parse_agent_key
+from openclaw_cli.js.values import MISSING
 from openclaw_cli.listing.acp import AcpMeta, meta_for_entry
 from openclaw_cli.listing.context_tokens import ContextDefaults
-from openclaw_cli.js.values import MISSING
 from openclaw_cli.listing.kind import classify_session_kind
 from openclaw_cli.listing.model_ref import ModelRef, display_model_ref
 from openclaw_cli.listing.policy_key import runtime_policy_key
 from openclaw_cli.listing.runtime import agent_runtime, runtime_label
 from openclaw_cli.listing.store_key import stored_key_for_agent_store
+from openclaw_cli.store.keys import is_acp_key, parse_agent_key
 
 TOP_N_SELECTION_LIMIT = 200
 

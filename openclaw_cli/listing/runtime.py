@@ -8,10 +8,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from openclaw_cli.config.agents import normalize_agent_id, resolve_default_agent_id
-from openclaw_cli.js.strings import sanitize_terminal_text
-from openclaw_cli.store.keys import is_acp_key, parse_agent_key
-from openclaw_cli.listing.cli_providers import is_cli_provider
+from openclaw_cli.js.strings import js_trim, sanitize_terminal_text
 from openclaw_cli.js.values import MISSING, coalesce, lower_or_empty, opt_lower, opt_str, truthy
+from openclaw_cli.listing.cli_providers import is_cli_provider
 from openclaw_cli.listing.runtime_config import (
     DEFAULT_MODEL,
     DEFAULT_PROVIDER,
@@ -22,7 +21,7 @@ from openclaw_cli.listing.runtime_config import (
     parse_catalog_ref,
     primary_model_value,
 )
-from openclaw_cli.js.strings import js_trim
+from openclaw_cli.store.keys import is_acp_key, parse_agent_key
 
 RUNTIME_LABELS = {
     "openclaw": "OpenClaw Default",

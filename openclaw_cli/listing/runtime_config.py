@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from openclaw_cli.js.values import lower_or_empty, opt_str
 from openclaw_cli.js.strings import js_trim
+from openclaw_cli.js.values import lower_or_empty, opt_str
 
 DEFAULT_PROVIDER = "openai"
 DEFAULT_MODEL = "gpt-5.5"

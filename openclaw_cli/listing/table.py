@@ -6,11 +6,11 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from openclaw_cli.ui import cells as display
 from openclaw_cli.js.strings import js_number_to_string, pad_end
-from openclaw_cli.listing.context_tokens import ContextDefaults
 from openclaw_cli.js.values import js_round, js_to_fixed, js_to_number, js_trim_end, truthy
+from openclaw_cli.listing.context_tokens import ContextDefaults
 from openclaw_cli.listing.rows import SessionRow
+from openclaw_cli.ui import cells as display
 
 AGENT_PAD = 10
 KIND_PAD = 11

@@ -76,7 +76,7 @@ class StoreLock:
     def name(self) -> str:
         return os.path.basename(self.path)
 
-    def acquire(self) -> "StoreLock":
+    def acquire(self) -> StoreLock:
         self._make_folder()
         deadline = time.monotonic() + self.wait_s
         while True:
@@ -150,7 +150,7 @@ class StoreLock:
                     pass
             self._held = False
 
-    def __enter__(self) -> "StoreLock":
+    def __enter__(self) -> StoreLock:
         return self.acquire()
 
     def __exit__(self, *exc) -> None:

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 
 from openclaw_cli.js import json as jsjson
 from openclaw_cli.js.strings import js_trim
-from openclaw_cli.store import sessions_json as store_mod
 from openclaw_cli.maintenance import archive, budget, lostindex, steps
 from openclaw_cli.maintenance.entries import EntryPaths
 from openclaw_cli.maintenance.fsview import Effect, FsView
 from openclaw_cli.maintenance.plan import CleanupOptions, Target, build_summary, dm_scope_of, preserve_keys
 from openclaw_cli.maintenance.settings import MaintenanceSettings
+from openclaw_cli.store import sessions_json as store_mod
 
 
 @dataclass

@@ -6,11 +6,14 @@ import json
 from collections.abc import Mapping
 
 from openclaw_cli.js import paths as jspath
-from openclaw_cli.store import session_files as sessionpaths
-from openclaw_cli.store.artifacts import (format_archive_timestamp, generated_id_from_session_file,
-                                          parse_archive_timestamp)
 from openclaw_cli.js.strings import js_trim
 from openclaw_cli.maintenance.entries import EntryPaths
+from openclaw_cli.store import session_files as sessionpaths
+from openclaw_cli.store.artifacts import (
+    format_archive_timestamp,
+    generated_id_from_session_file,
+    parse_archive_timestamp,
+)
 
 
 def remember_removed(removed: dict[str, str | None], entry: dict) -> None:

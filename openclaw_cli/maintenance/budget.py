@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from openclaw_cli.store import artifacts, keys
-from openclaw_cli.store.artifacts import STORE_TEMP_STALE_MS
 from openclaw_cli.maintenance import projection
 from openclaw_cli.maintenance.entries import EntryPaths
 from openclaw_cli.maintenance.fsview import FileInfo, FsView
+from openclaw_cli.store import artifacts, keys
+from openclaw_cli.store.artifacts import STORE_TEMP_STALE_MS
 
 PROMPT_BLOB_GRACE_MS = STORE_TEMP_STALE_MS
 

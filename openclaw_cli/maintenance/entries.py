@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from openclaw_cli.js import paths as jspath
-from openclaw_cli.store import session_files as sessionpaths
 from openclaw_cli.js.strings import js_trim
 from openclaw_cli.maintenance.fsview import FsView
+from openclaw_cli.store import session_files as sessionpaths
 
 EMPTY_TRANSCRIPT_MAX_BYTES = 4096
 _MESSAGE_ROLES = frozenset(("user", "assistant", "tool", "toolResult", "system"))

@@ -7,8 +7,8 @@ import stat as stat_mod
 import sys
 from dataclasses import dataclass, field
 
-from openclaw_cli.js import paths as jspath
 from openclaw_cli.errors import CliError
+from openclaw_cli.js import paths as jspath
 from openclaw_cli.maintenance.apply import ApplyPlan
 from openclaw_cli.maintenance.fsview import Effect
 

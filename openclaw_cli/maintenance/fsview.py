@@ -75,7 +75,7 @@ class FsView:
     scanned: bool = False
 
     @classmethod
-    def open(cls, sessions_dir: str, ignore: frozenset[str] = frozenset()) -> "FsView":
+    def open(cls, sessions_dir: str, ignore: frozenset[str] = frozenset()) -> FsView:
         """Scan the folder once; names in `ignore` (our own lock file) are invisible."""
         view = cls(sessions_dir=jspath.resolve(sessions_dir))
         view.real_dir = jspath.realpath_or_none(view.sessions_dir) or view.sessions_dir

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from openclaw_cli.store import keys
 from openclaw_cli.maintenance import budget, lostindex, steps
 from openclaw_cli.maintenance.entries import EntryPaths
 from openclaw_cli.maintenance.fsview import FsView
 from openclaw_cli.maintenance.settings import MaintenanceSettings
+from openclaw_cli.store import keys
 
 
 @dataclass

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from openclaw_cli.ui import cells as display
-from openclaw_cli.js.strings import js_trim, js_trim_end, locale_sort_key, pad_end, sanitize_terminal_text, utf16_len
+from openclaw_cli.js.strings import (
+    js_trim,
+    js_trim_end,
+    locale_sort_key,
+    pad_end,
+    sanitize_terminal_text,
+    utf16_len,
+)
 from openclaw_cli.maintenance.plan import Preview
+from openclaw_cli.ui import cells as display
 
 ACTION_PAD = 19
 

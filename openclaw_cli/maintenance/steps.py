@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from openclaw_cli.store import keys
 from openclaw_cli.maintenance.entries import EntryPaths
+from openclaw_cli.store import keys
 
 Removed = Callable[[str, dict], None]
 

@@ -20,8 +20,8 @@ __all__ = [
     "is_valid_transcript_session_id",
     "js_truthy",
     "normalize_entry",
-    "normalize_entry_ordered",
     "normalize_entry_delivery",
+    "normalize_entry_ordered",
     "normalize_entry_shape",
     "normalize_message_channel",
     "normalize_pending_final_delivery",
@@ -738,37 +738,7 @@ def normalize_plugin_extensions(entry: dict) -> dict:
 
 
 _SLOT_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-_RESERVED_SLOT_KEYS = frozenset("""
-__proto__ constructor prototype lastHeartbeatText lastHeartbeatSentAt
-heartbeatIsolatedBaseSessionKey heartbeatTaskState pluginExtensions pluginExtensionSlotKeys
-pluginNextTurnInjections sessionId lifecycleRevision updatedAt archivedAt pinnedAt lastReadAt
-markedUnreadAt lastActivityAt sessionFile spawnedBy spawnedWorkspaceDir spawnedCwd
-parentSessionKey forkedFromParent spawnDepth subagentRole subagentControlScope
-inheritedToolDeny inheritedToolAllow subagentRecovery pluginOwnerId systemSent abortedLastRun
-restartRecoveryRuns goal pendingSkillSuggestion skillCaptureSignalHashes sessionStartedAt
-ambientTranscriptWatermarks lastInteractionAt startedAt endedAt runtimeMs status
-abortCutoffMessageSid abortCutoffTimestamp chatType thinkingLevel fastMode verboseLevel
-traceLevel reasoningLevel elevatedLevel ttsAuto lastTtsReadLatestHash lastTtsReadLatestAt
-execHost execSecurity execAsk execNode responseUsage usageFamilyKey usageFamilySessionIds
-providerOverride modelOverride agentRuntimeOverride modelOverrideSource
-modelOverrideFallbackOriginProvider modelOverrideFallbackOriginModel authProfileOverride
-authProfileOverrideSource authProfileOverrideCompactionCount liveModelSwitchPending
-groupActivation groupActivationNeedsSystemIntro sendPolicy queueMode queueDebounceMs queueCap
-queueDrop inputTokens outputTokens totalTokens pendingFinalDelivery
-pendingFinalDeliveryCreatedAt pendingFinalDeliveryLastAttemptAt
-pendingFinalDeliveryAttemptCount pendingFinalDeliveryLastError pendingFinalDeliveryText
-pendingFinalDeliveryContext pendingFinalDeliveryIntentId restartRecoveryDeliveryContext
-restartRecoveryDeliveryRunId totalTokensFresh estimatedCostUsd cacheRead cacheWrite
-modelProvider model agentHarnessId fallbackNoticeSelectedModel fallbackNoticeActiveModel
-fallbackNoticeReason contextTokens contextBudgetStatus compactionCount compactionCheckpoints
-memoryFlushAt memoryFlushCompactionCount memoryFlushContextHash memoryFlushFailureCount
-memoryFlushLastFailedAt memoryFlushLastFailureError cliSessionIds cliSessionBindings
-claudeCliSessionId label category displayName channel groupId subject groupChannel space origin
-route deliveryContext lastChannel lastTo lastAccountId lastThreadId skillsSnapshot
-systemPromptReport pluginDebugEntries acp quotaSuspension
-__defineGetter__ __defineSetter__ hasOwnProperty __lookupGetter__ __lookupSetter__
-isPrototypeOf propertyIsEnumerable toString valueOf toLocaleString
-""".split())
+_RESERVED_SLOT_KEYS = frozenset(["__proto__", "constructor", "prototype", "lastHeartbeatText", "lastHeartbeatSentAt", "heartbeatIsolatedBaseSessionKey", "heartbeatTaskState", "pluginExtensions", "pluginExtensionSlotKeys", "pluginNextTurnInjections", "sessionId", "lifecycleRevision", "updatedAt", "archivedAt", "pinnedAt", "lastReadAt", "markedUnreadAt", "lastActivityAt", "sessionFile", "spawnedBy", "spawnedWorkspaceDir", "spawnedCwd", "parentSessionKey", "forkedFromParent", "spawnDepth", "subagentRole", "subagentControlScope", "inheritedToolDeny", "inheritedToolAllow", "subagentRecovery", "pluginOwnerId", "systemSent", "abortedLastRun", "restartRecoveryRuns", "goal", "pendingSkillSuggestion", "skillCaptureSignalHashes", "sessionStartedAt", "ambientTranscriptWatermarks", "lastInteractionAt", "startedAt", "endedAt", "runtimeMs", "status", "abortCutoffMessageSid", "abortCutoffTimestamp", "chatType", "thinkingLevel", "fastMode", "verboseLevel", "traceLevel", "reasoningLevel", "elevatedLevel", "ttsAuto", "lastTtsReadLatestHash", "lastTtsReadLatestAt", "execHost", "execSecurity", "execAsk", "execNode", "responseUsage", "usageFamilyKey", "usageFamilySessionIds", "providerOverride", "modelOverride", "agentRuntimeOverride", "modelOverrideSource", "modelOverrideFallbackOriginProvider", "modelOverrideFallbackOriginModel", "authProfileOverride", "authProfileOverrideSource", "authProfileOverrideCompactionCount", "liveModelSwitchPending", "groupActivation", "groupActivationNeedsSystemIntro", "sendPolicy", "queueMode", "queueDebounceMs", "queueCap", "queueDrop", "inputTokens", "outputTokens", "totalTokens", "pendingFinalDelivery", "pendingFinalDeliveryCreatedAt", "pendingFinalDeliveryLastAttemptAt", "pendingFinalDeliveryAttemptCount", "pendingFinalDeliveryLastError", "pendingFinalDeliveryText", "pendingFinalDeliveryContext", "pendingFinalDeliveryIntentId", "restartRecoveryDeliveryContext", "restartRecoveryDeliveryRunId", "totalTokensFresh", "estimatedCostUsd", "cacheRead", "cacheWrite", "modelProvider", "model", "agentHarnessId", "fallbackNoticeSelectedModel", "fallbackNoticeActiveModel", "fallbackNoticeReason", "contextTokens", "contextBudgetStatus", "compactionCount", "compactionCheckpoints", "memoryFlushAt", "memoryFlushCompactionCount", "memoryFlushContextHash", "memoryFlushFailureCount", "memoryFlushLastFailedAt", "memoryFlushLastFailureError", "cliSessionIds", "cliSessionBindings", "claudeCliSessionId", "label", "category", "displayName", "channel", "groupId", "subject", "groupChannel", "space", "origin", "route", "deliveryContext", "lastChannel", "lastTo", "lastAccountId", "lastThreadId", "skillsSnapshot", "systemPromptReport", "pluginDebugEntries", "acp", "quotaSuspension", "__defineGetter__", "__defineSetter__", "hasOwnProperty", "__lookupGetter__", "__lookupSetter__", "isPrototypeOf", "propertyIsEnumerable", "toString", "valueOf", "toLocaleString"])
 
 
 def _slot_key(raw: Any) -> tuple[bool, Any]:

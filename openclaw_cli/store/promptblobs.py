@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from openclaw_cli.js.json import js_utf8, js_utf16_len
 from openclaw_cli.store.normalize import UNDEF, js_truthy

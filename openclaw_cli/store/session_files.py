@@ -6,8 +6,8 @@ import re
 from collections.abc import Callable, Mapping
 
 from openclaw_cli.js import paths as jspath
-from openclaw_cli.store.artifacts import generated_id_from_session_file, is_checkpoint
 from openclaw_cli.js.strings import js_trim
+from openclaw_cli.store.artifacts import generated_id_from_session_file, is_checkpoint
 
 _SAFE_TRANSCRIPT_ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,127}\Z", re.IGNORECASE | re.ASCII)
 

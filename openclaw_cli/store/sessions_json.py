@@ -10,14 +10,15 @@ import re
 import stat
 import time
 import uuid
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, Callable, Iterable
+from typing import Any
 
-from openclaw_cli.js import json as jsjson
 from openclaw_cli.errors import StoreError
-from openclaw_cli.store.promptblobs import PromptBlob, ensure_prompt_blobs, hydrate_store, project_entry
+from openclaw_cli.js import json as jsjson
 from openclaw_cli.store.normalize import normalize_entry_ordered
+from openclaw_cli.store.promptblobs import PromptBlob, ensure_prompt_blobs, hydrate_store, project_entry
 
 __all__ = [
     "LoadedStore",
@@ -299,7 +300,7 @@ def _load(path: str, allow_corrupt: bool, keep_raw: bool) -> LoadedStore:
     raw_text = canon.decode("utf-8") if keep_raw else None
     fingerprint = None
     limit = _serialized_cache_limit()
-    if 0 < limit and size <= limit:
+    if limit > 0 and size <= limit:
         fingerprint = StoreFingerprint.of(canon)
     del data, canon, value
     dropped: list[str] = []

@@ -12,13 +12,19 @@ Public API (shared by `compact` and `context`):
   display reader (chat history / `/context detail` counts); `tree.scan_tree`/`select_path`.
 """
 
-from openclaw_cli.transcript.context import (ContextItem, build_session_context, context_items,
-                                             context_tokens, count_real, estimated_total,
-                                             has_real_conversation, latest_compaction_index)
+from openclaw_cli.transcript.context import (
+                                             ContextItem,
+                                             build_session_context,
+                                             context_items,
+                                             context_tokens,
+                                             count_real,
+                                             estimated_total,
+                                             has_real_conversation,
+                                             latest_compaction_index,
+)
 from openclaw_cli.transcript.index import EntryInfo, TranscriptError, TranscriptIndex, load_index
 from openclaw_cli.transcript.messages import convert_to_llm, serialize_conversation
-from openclaw_cli.transcript.tokens import (calculate_context_tokens, estimate_context_tokens,
-                                            estimate_tokens)
+from openclaw_cli.transcript.tokens import calculate_context_tokens, estimate_context_tokens, estimate_tokens
 
 __all__ = [
     "ContextItem", "EntryInfo", "TranscriptError", "TranscriptIndex", "build_session_context",

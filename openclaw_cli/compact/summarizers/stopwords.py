@@ -11,7 +11,7 @@ STOP_WORDS_EN = frozenset({
     "might", "in", "on", "at", "to", "for", "of", "with", "by", "from", "about", "into", "through",
     "during", "before", "after", "above", "below", "between", "under", "over", "and", "or", "but",
     "if", "then", "because", "as", "while", "when", "where", "what", "which", "who", "how", "why",
-    "yesterday", "today", "tomorrow", "earlier", "later", "recently", "before", "ago", "just",
+    "yesterday", "today", "tomorrow", "earlier", "later", "recently", "ago", "just",
     "now", "thing", "things", "stuff", "something", "anything", "everything", "nothing", "please",
     "help", "find", "show", "get", "tell", "give",
 })
@@ -43,8 +43,7 @@ STOP_WORDS_AR = frozenset({
 STOP_WORDS_KO = frozenset({
     "은", "는", "이", "가", "을", "를", "의", "에", "에서", "로", "으로", "와", "과", "도", "만", "까지", "부터", "한테",
     "에게", "께", "처럼", "같이", "보다", "마다", "밖에", "대로", "나", "나는", "내가", "나를", "너", "우리", "저", "저희",
-    "그", "그녀", "그들", "이것", "저것", "그것", "여기", "저기", "거기", "있다", "없다", "하다", "되다", "이다", "아니다", "보다",
-    "주다", "오다", "가다", "것", "거", "등", "수", "때", "곳", "중", "분", "잘", "더", "또", "매우", "정말", "아주",
+    "그", "그녀", "그들", "이것", "저것", "그것", "여기", "저기", "거기", "있다", "없다", "하다", "되다", "이다", "아니다", "주다", "오다", "가다", "것", "거", "등", "수", "때", "곳", "중", "분", "잘", "더", "또", "매우", "정말", "아주",
     "많이", "너무", "좀", "그리고", "하지만", "그래서", "그런데", "그러나", "또는", "그러면", "왜", "어떻게", "뭐", "언제", "어디",
     "누구", "무엇", "어떤", "어제", "오늘", "내일", "최근", "지금", "아까", "나중", "전에", "제발", "부탁",
 })

@@ -11,9 +11,9 @@ from openclaw_cli.doctor.model import Check, Finding
 from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:
-    from openclaw_cli.doctor.support.bootstrap_budget import Analysis
     from openclaw_cli.doctor.context import DoctorContext
     from openclaw_cli.doctor.report import Report
+    from openclaw_cli.doctor.support.bootstrap_budget import Analysis
 
 CHECK_ID = "core/doctor/bootstrap-size"
 PER_FILE_TIP = ("Reduce the file size or tune `agents.list[].bootstrapMaxChars` for this agent, or "
@@ -41,8 +41,8 @@ def _setup_complete(workspace: str) -> bool:
 
 def _heartbeat_included(cfg: dict, agent_id: str) -> bool:
     from openclaw_cli.config.agents import normalize_agent_id
-    from openclaw_cli.doctor.support.workspace import agent_entry
     from openclaw_cli.config.units import parse_duration_ms
+    from openclaw_cli.doctor.support.workspace import agent_entry
 
     agents = object_at(cfg, "agents")
     entries = [e for e in agents.get("list") or [] if e] if isinstance(agents.get("list"), list) else []

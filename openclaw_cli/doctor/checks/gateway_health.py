@@ -16,8 +16,16 @@ CHECK_ID = "core/doctor/gateway-health"
 
 def probe(ctx: DoctorContext) -> tuple[Finding | None, str | None]:
     """(finding or None, the URL that answered health)."""
-    from openclaw_cli.gateway import (GatewayAuthError, GatewayCredentialsRequired, GatewayError, GatewayRefused,
-                                      GatewaySetupError, GatewayTimeout, GatewayUnavailable, GatewayUnreachable)
+    from openclaw_cli.gateway import (
+        GatewayAuthError,
+        GatewayCredentialsRequired,
+        GatewayError,
+        GatewayRefused,
+        GatewaySetupError,
+        GatewayTimeout,
+        GatewayUnavailable,
+        GatewayUnreachable,
+    )
     from openclaw_cli.gateway.errors import join_hint
     from openclaw_cli.gateway.rpc import connection_for, health
 

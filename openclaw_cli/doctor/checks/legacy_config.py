@@ -35,9 +35,7 @@ def unknown_keys(ctx: DoctorContext, candidate: dict | None = None) -> list[tupl
 def _delete(raw: dict, path: tuple) -> bool:
     cursor = raw
     for key in path[:-1]:
-        if isinstance(cursor, dict) and isinstance(key, str) and key in cursor:
-            cursor = cursor[key]
-        elif isinstance(cursor, list) and isinstance(key, int) and 0 <= key < len(cursor):
+        if (isinstance(cursor, dict) and isinstance(key, str) and key in cursor) or (isinstance(cursor, list) and isinstance(key, int) and 0 <= key < len(cursor)):
             cursor = cursor[key]
         else:
             return False
@@ -53,10 +51,9 @@ class LegacyConfigCheck(Check):
                          default_enabled=False)
 
     def detect(self, ctx: DoctorContext) -> list[Finding]:
-        from openclaw_cli.doctor.support.unknown_keys import dotted
-
-        from openclaw_cli.doctor.support.legacy_migrations import apply_all
         from openclaw_cli.doctor.configfile import resolve_raw
+        from openclaw_cli.doctor.support.legacy_migrations import apply_all
+        from openclaw_cli.doctor.support.unknown_keys import dotted
 
         issues = legacy_issues(ctx)
         out = [Finding(CHECK_ID, "warning", message, path, MIGRATE_HINT) for path, message in issues]
@@ -70,8 +67,8 @@ class LegacyConfigCheck(Check):
         return out
 
     def run(self, ctx: DoctorContext, report: Report) -> None:
-        from openclaw_cli.doctor.support.legacy_migrations import apply_all
         from openclaw_cli.doctor.configfile import resolve_raw
+        from openclaw_cli.doctor.support.legacy_migrations import apply_all
 
         issues = legacy_issues(ctx)
         candidate: dict | None = None

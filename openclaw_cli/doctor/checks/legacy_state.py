@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from openclaw_cli.doctor.support.fsutil import exists_dir, exists_file
 from openclaw_cli.doctor.model import Check, Finding
+from openclaw_cli.doctor.support.fsutil import exists_dir, exists_file
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.context import DoctorContext

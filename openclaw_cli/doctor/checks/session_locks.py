@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from openclaw_cli.doctor.model import Check, Finding
+from openclaw_cli.js.values import object_at
 from openclaw_cli.locks.procs import looks_like_openclaw as is_openclaw_argv
 from openclaw_cli.locks.procs import pid_alive, process_args, process_start_time
-from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.context import DoctorContext

@@ -48,7 +48,7 @@ def _targets(ctx: DoctorContext):
 
     try:
         targets = resolve_session_store_targets(ctx.cfg, all_agents=True, env=ctx.env)
-    except Exception:  # noqa: BLE001 - a bad agent list must not stop doctor
+    except Exception:
         targets = []
     if ctx.options.deep:
         from openclaw_cli.doctor.support.sessionfiles import list_agent_session_dirs
@@ -72,7 +72,11 @@ class SessionStoreCheck(Check):
                          default_enabled=False)
 
     def detect(self, ctx: DoctorContext, *, include_transcripts: bool = True) -> list[Finding]:
-        from openclaw_cli.doctor.support.sessionfiles import orphan_transcripts, read_store, skipped_orphans_message
+        from openclaw_cli.doctor.support.sessionfiles import (
+            orphan_transcripts,
+            read_store,
+            skipped_orphans_message,
+        )
         from openclaw_cli.maintenance.settings import resolve_maintenance
 
         session = object_at(ctx.cfg, "session")
@@ -119,7 +123,7 @@ class SessionStoreCheck(Check):
                        if entry.get("sessionId") and not os.path.isfile(view.transcript_path(entry) or "")]
             if missing:
                 out.append(Finding(CHECK_ID, "warning",
-                                   (f"1 session entry points at a transcript that does not exist." if len(missing) == 1
+                                   ("1 session entry points at a transcript that does not exist." if len(missing) == 1
                                     else f"{len(missing)} session entries point at transcripts that do not exist."),
                                    store,
                                    f"Run `{_cmd(store, '--enforce', '--fix-missing')}` to prune them (preview with "

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 from openclaw_cli.doctor.model import Check, Finding
 
 if TYPE_CHECKING:
-    from openclaw_cli.doctor.support.transcript_repair import TranscriptResult
     from openclaw_cli.doctor.context import DoctorContext
     from openclaw_cli.doctor.report import Report
+    from openclaw_cli.doctor.support.transcript_repair import TranscriptResult
 
 CHECK_ID = "core/doctor/session-transcripts"
 MAX_LISTED = 20

@@ -6,8 +6,8 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from openclaw_cli.doctor.support import fsutil
 from openclaw_cli.doctor.model import Check, Finding
+from openclaw_cli.doctor.support import fsutil
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.context import DoctorContext

@@ -11,10 +11,20 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from openclaw_cli.doctor.support.legacy_shared import (BLOCKED_KEYS, cleanup_empty, clone, ensure,
-                                                       merge_missing, rec)
-from openclaw_cli.doctor.support.legacy_rules import (MCP_TYPE_TO_TRANSPORT, legacy_bind_alias, mcp_alias,
-                                                      retired_queue_mode)
+from openclaw_cli.doctor.support.legacy_rules import (
+    MCP_TYPE_TO_TRANSPORT,
+    legacy_bind_alias,
+    mcp_alias,
+    retired_queue_mode,
+)
+from openclaw_cli.doctor.support.legacy_shared import (
+    BLOCKED_KEYS,
+    cleanup_empty,
+    clone,
+    ensure,
+    merge_missing,
+    rec,
+)
 
 Changes = list[str]
 

@@ -5,21 +5,14 @@ from __future__ import annotations
 import json
 import os
 from typing import TYPE_CHECKING
+
 from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.context import DoctorContext
 
 # Plugins shipped inside the openclaw@2026.7.1 package (dist/extensions/*/openclaw.plugin.json).
-BUNDLED_PLUGIN_IDS = frozenset("""
-active-memory admin-http-rpc alibaba anthropic azure-speech bonjour browser byteplus canvas clawrouter
-codex-supervisor cohere comfy copilot-proxy deepgram device-pair document-extract duckduckgo elevenlabs fal
-file-transfer github-copilot google huggingface imessage litellm llm-task lmstudio logbook memory-core
-memory-wiki meta microsoft microsoft-foundry migrate-claude migrate-hermes minimax mistral novita nvidia oc-path
-ollama open-prose openai opencode opencode-go openrouter phone-control policy runway senseaudio sglang synthetic
-talk-voice telegram thread-ownership together tts-local-cli vllm volcengine voyage vydra web-readability webhooks
-workboard xai xiaomi
-""".split())
+BUNDLED_PLUGIN_IDS = frozenset(["active-memory", "admin-http-rpc", "alibaba", "anthropic", "azure-speech", "bonjour", "browser", "byteplus", "canvas", "clawrouter", "codex-supervisor", "cohere", "comfy", "copilot-proxy", "deepgram", "device-pair", "document-extract", "duckduckgo", "elevenlabs", "fal", "file-transfer", "github-copilot", "google", "huggingface", "imessage", "litellm", "llm-task", "lmstudio", "logbook", "memory-core", "memory-wiki", "meta", "microsoft", "microsoft-foundry", "migrate-claude", "migrate-hermes", "minimax", "mistral", "novita", "nvidia", "oc-path", "ollama", "open-prose", "openai", "opencode", "opencode-go", "openrouter", "phone-control", "policy", "runway", "senseaudio", "sglang", "synthetic", "talk-voice", "telegram", "thread-ownership", "together", "tts-local-cli", "vllm", "volcengine", "voyage", "vydra", "web-readability", "webhooks", "workboard", "xai", "xiaomi"])
 # Retired ids that OpenClaw still accepts as aliases.
 LEGACY_ALIASES = frozenset({"openai-codex"})
 MANIFEST = "openclaw.plugin.json"
@@ -90,8 +83,8 @@ def _index_ids(state_dir: str, out: set[str]) -> None:
 
 
 def known_plugin_ids(ctx: DoctorContext) -> set[str]:
-    from openclaw_cli.doctor.support.workspace import workspace_dir
     from openclaw_cli.config.paths import resolve_config_dir, resolve_user_path
+    from openclaw_cli.doctor.support.workspace import workspace_dir
 
     ids = set(BUNDLED_PLUGIN_IDS) | set(LEGACY_ALIASES)
     _scan_root(os.path.join(resolve_config_dir(ctx.env), "extensions"), ids)

@@ -73,8 +73,8 @@ def _other_state_dirs(state_dir: str) -> list[str]:
 def orphan_agent_dirs(ctx: DoctorContext) -> list[tuple[str, str]]:
     """(dir name, normalised id) of `<state>/agents/<d>/agent` folders no configured agent owns."""
     from openclaw_cli.config.agents import list_agent_ids, normalize_agent_id
-    from openclaw_cli.js.strings import locale_sort_key
     from openclaw_cli.config.paths import resolve_user_path
+    from openclaw_cli.js.strings import locale_sort_key
 
     configured = {normalize_agent_id(ctx.default_agent_id)}
     agents_cfg = object_at(ctx.cfg, "agents")
@@ -147,8 +147,12 @@ def is_slash_routing_key(key: str) -> bool:
 
 
 def run_state_integrity(check: StateIntegrityCheck, ctx: DoctorContext, report: Report) -> None:
-    from openclaw_cli.doctor.support.sessionfiles import orphan_transcripts, read_store, skipped_orphans_message
     from openclaw_cli.doctor.checks.state_integrity import oauth_dir, oauth_required, runtime_dirs
+    from openclaw_cli.doctor.support.sessionfiles import (
+        orphan_transcripts,
+        read_store,
+        skipped_orphans_message,
+    )
 
     p = ctx.prompter
     warnings: list[str] = []

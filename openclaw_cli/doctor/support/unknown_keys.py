@@ -10,12 +10,12 @@ def unknown_key_paths(cfg: Any) -> list[tuple[str | int, ...]]:
     from openclaw_cli.config import load as cfgmod
 
     out: list[tuple[str | int, ...]] = []
-    _walk(cfgmod._ROOT, cfg, (), out, cfgmod)  # noqa: SLF001 - the schema lives in the config module
+    _walk(cfgmod._ROOT, cfg, (), out, cfgmod)
     return out
 
 
 def _walk(schema: Any, value: Any, path: tuple, out: list, m: Any) -> None:
-    if isinstance(schema, m._Obj):  # noqa: SLF001
+    if isinstance(schema, m._Obj):
         if not isinstance(value, dict):
             return
         for key, child in schema.shape.items():
@@ -27,21 +27,21 @@ def _walk(schema: Any, value: Any, path: tuple, out: list, m: Any) -> None:
                 _walk(schema.catchall, value[key], (*path, key), out, m)
         elif schema.strict:
             out.extend((*path, key) for key in extra)
-    elif isinstance(schema, m._Rec):  # noqa: SLF001
+    elif isinstance(schema, m._Rec):
         if isinstance(value, dict):
             for key, item in value.items():
                 _walk(schema.value, item, (*path, key), out, m)
-    elif isinstance(schema, m._Arr):  # noqa: SLF001
+    elif isinstance(schema, m._Arr):
         if isinstance(value, list):
             for index, item in enumerate(value):
                 _walk(schema.item, item, (*path, index), out, m)
-    elif isinstance(schema, m._Tagged):  # noqa: SLF001
+    elif isinstance(schema, m._Tagged):
         if isinstance(value, dict) and isinstance(value.get(schema.key), str):
             option = schema.options.get(value[schema.key])
             if option is not None:
                 _walk(option, value, path, out, m)
-    elif isinstance(schema, m._Union):  # noqa: SLF001
-        objects = [o for o in schema.options if isinstance(o, m._Obj)]  # noqa: SLF001
+    elif isinstance(schema, m._Union):
+        objects = [o for o in schema.options if isinstance(o, m._Obj)]
         if isinstance(value, dict) and len(objects) == 1:
             _walk(objects[0], value, path, out, m)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from typing import TYPE_CHECKING, Any
+
 from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 
 from openclaw_cli.ui.redact import patterns as _P
 
-__all__ = ["redact_console_text", "redact_lines", "compile_js_regex", "JsRegex", "JsSyntaxError"]
+__all__ = ["JsRegex", "JsSyntaxError", "compile_js_regex", "redact_console_text", "redact_lines"]
 
 _INF = float("inf")
 _MAX_CP = 0x10FFFF
@@ -1087,7 +1087,7 @@ class _LookbehindCheck:
     """Whether a lookbehind body matches some text ending exactly at a position (with the
     whole string visible to its own assertions)."""
 
-    __slots__ = ("body", "flags", "compiled")
+    __slots__ = ("body", "compiled", "flags")
 
     def __init__(self, body: str, flags: int) -> None:
         self.body = body
@@ -1232,9 +1232,21 @@ class JsRegex:
     common case runs on small character classes.
     """
 
-    __slots__ = ("source", "flags", "unicode", "sticky", "_required", "_approximate", "_tree",
-                 "_hidden", "_ascii_mode",
-                 "_py_flags", "_variants", "_groups", "_checks")
+    __slots__ = (
+        "_approximate",
+        "_ascii_mode",
+        "_checks",
+        "_groups",
+        "_hidden",
+        "_py_flags",
+        "_required",
+        "_tree",
+        "_variants",
+        "flags",
+        "source",
+        "sticky",
+        "unicode",
+    )
 
     def __init__(self, source: str, flags: str, *, validate: bool = True) -> None:
         seen: set[str] = set()
@@ -1661,7 +1673,7 @@ class _Pattern:
     """One redaction pattern: its regex (compiled on first use for the built-in list), the
     strings some of which every match contains, and how OpenClaw treats it."""
 
-    __slots__ = ("raw", "_rx", "required", "shell_reference", "chunk_unsafe")
+    __slots__ = ("_rx", "chunk_unsafe", "raw", "required", "shell_reference")
 
     def __init__(self, raw: str, rx: JsRegex | None, required: frozenset[str] | None) -> None:
         self.raw = raw
@@ -2069,7 +2081,7 @@ def _redact_text(text: str, patterns: _PatternSet, form_bodies: bool) -> str:
 
 
 class _Registry:
-    __slots__ = ("values", "first_chars", "matcher")
+    __slots__ = ("first_chars", "matcher", "values")
 
     def __init__(self, secrets: Iterable[str]) -> None:
         values: dict[str, bool] = {}
