@@ -865,7 +865,7 @@ class CaseGen:
             pool = ["main", "work", "Ops Team", "research", "Coder"]
             chosen = rng.sample(pool, rng.randint(1, 3))
             lst: list[dict[str, Any]] = []
-            for i, raw in enumerate(chosen):
+            for raw in chosen:
                 item: dict[str, Any] = {"id": raw}
                 if rng.random() < 0.3:
                     item["model"] = rng.choice(["openai/gpt-4.1", {"primary": "anthropic/claude-opus-4"}, "mistral-large"])
@@ -1392,7 +1392,7 @@ def case_features(case: Case) -> set[str]:
     if len(updated) != len(set(updated)):
         feats.add("upd:tie")
     present = {n["path"] for n in case.files}
-    for key, entry, dir_rel in all_entries:
+    for _key, entry, dir_rel in all_entries:
         sid = entry.get("sessionId") if isinstance(entry, dict) else None
         if isinstance(sid, str) and "sessionFile" not in entry and f"{dir_rel}/{sid.strip()}.jsonl" not in present:
             feats.add("tr:missing")

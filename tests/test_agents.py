@@ -172,7 +172,7 @@ def test_targets_match_reference_modules(reference, tmp_path, monkeypatch):
 
 def _summaries(stdout: str) -> list[tuple[str, str]]:
     data = json.loads(stdout)
-    return [(s["agentId"], s["storePath"]) for s in (data["stores"] if "stores" in data else [data])]
+    return [(s["agentId"], s["storePath"]) for s in data.get("stores", [data])]
 
 
 @every_file_era_release

@@ -791,7 +791,7 @@ def test_an_explicit_store_that_does_not_exist_is_an_error_and_creates_nothing(h
     result = cli(home, *flags, "--store", str(typo))
     assert (result.returncode, result.stdout, result.stderr) == (1, "", f"no session store at {typo}\n")
     assert folder_digest(home) == before
-    with pytest.raises(CliError, match="^no session store at "):
+    with pytest.raises(CliError, match=r"^no session store at "):
         cleanup(typo, dry_run=True)
 
 

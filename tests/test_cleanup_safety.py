@@ -165,7 +165,7 @@ def test_disk_full_while_writing_the_store_leaves_it_intact(home, monkeypatch):
     monkeypatch.setattr(store_mod, "write_store_text_atomic", no_space)
     monkeypatch.setenv("HOME", str(home))
     req = cleanup_cmd.CleanupRequest(options=cleanup_cmd.CleanupOptions(enforce=True), store=str(store_path))
-    with pytest.raises(CliError, match="No space left on device.*nothing was changed"):
+    with pytest.raises(CliError, match=r"No space left on device.*nothing was changed"):
         cleanup_cmd.run_cleanup(req)
     assert store_path.read_bytes() == before
     assert (store_path.parent / "gone.jsonl").exists()

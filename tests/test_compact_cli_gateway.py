@@ -77,7 +77,7 @@ def test_delegated_output_matches_the_reference_cli(real_gateway) -> None:
     mine = ours(["compact", missing, "--json", "--max-lines", "3"], gw.home, gw.client_env())
     assert (mine.returncode, json.loads(mine.stdout)) == (1, {"ok": False, "key": missing, "error": error})
     assert folder_digest(sessions_dir(state)) == before
-    for key, sid in copies.values():  # the Gateway (not a local fallback) did both
+    for _key, sid in copies.values():  # the Gateway (not a local fallback) did both
         assert len(session_files(state, sid)) == 3
 
 

@@ -55,7 +55,7 @@ def test_extractive_summary_is_bounded_in_tokens_of_the_tokenizer(tmp_path: Path
     full = ExtractiveSummarizer().summarize(plan).summary
     for budget in (300, 150, 60):
         calls = []
-        summarizer = ExtractiveSummarizer(max_tokens=budget, count_tokens=lambda t: calls.append(t) or count(encoding, t))
+        summarizer = ExtractiveSummarizer(max_tokens=budget, count_tokens=lambda t, calls=calls: calls.append(t) or count(encoding, t))
         summary = summarizer.summarize(plan).summary
         assert count(encoding, summary) <= budget < count(encoding, full)
         assert calls  # over `budget` bytes, so the tokenizer was asked

@@ -104,7 +104,7 @@ def compacted(tmp_path_factory: pytest.TempPathFactory):
 
 
 def test_a_12000_turn_summary_stays_within_its_token_budget(compacted) -> None:
-    result, facts, transcript, elapsed = compacted
+    result, _facts, transcript, elapsed = compacted
     assert result["ok"] and result["compacted"], result.get("reason")
     summary = result["result"]["summary"]
     tokens = count(get_encoding("o200k_base"), summary)

@@ -115,10 +115,10 @@ class _LocalGateway:
         token = uuid.uuid4().hex
         env = refbin.clean_env(home, {"OPENCLAW_DISABLE_BONJOUR": "1"})
         env["PATH"] = f"{refbin.reference_node_bin_dir()}:{env['PATH']}"
-        log = open(base / "gateway.log", "wb")
-        proc = subprocess.Popen([str(refbin.reference_bin()), "gateway", "run", "--allow-unconfigured",
-                                 "--port", str(port), "--bind", "loopback", "--auth", "token", "--token", token],
-                                env=env, cwd=home, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        with open(base / "gateway.log", "wb") as log:  # the Gateway keeps its own copy of the descriptor
+            proc = subprocess.Popen([str(refbin.reference_bin()), "gateway", "run", "--allow-unconfigured",
+                                     "--port", str(port), "--bind", "loopback", "--auth", "token", "--token", token],
+                                    env=env, cwd=home, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         gateway = cls(proc, home, port, token)
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:

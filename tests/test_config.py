@@ -462,7 +462,7 @@ def test_invalid_configs_match_reference_binary(reference, tmp_path, monkeypatch
 
 def _store_paths(result) -> list[tuple[str, str, str]]:
     data = json.loads(result.stdout)
-    stores = data["stores"] if "stores" in data else [data]
+    stores = data.get("stores", [data])
     return [(s["agentId"], s["storePath"], s["mode"]) for s in stores]
 
 

@@ -89,7 +89,7 @@ def _split(text: str) -> tuple[list[str], list[str]]:
             in_block = True
             runtime.append(line)
             continue
-        if in_block and (line.startswith("- ") or line.startswith("… (+")):
+        if in_block and (line.startswith(("- ", "… (+"))):
             runtime.append(line)
             continue
         in_block = False

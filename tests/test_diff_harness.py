@@ -6,6 +6,7 @@ import json
 import os
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from diffgen import (
@@ -159,7 +160,7 @@ def test_normaliser_maps_home_and_times_in_text_and_json(tmp_path: Path) -> None
 
 
 def _snap(**kw) -> Snapshot:
-    base = dict(argv=["x"], exit=0, stdout="{}\n", stdout_json={}, stderr="", tree={})
+    base: dict[str, Any] = {"argv": ["x"], "exit": 0, "stdout": "{}\n", "stdout_json": {}, "stderr": "", "tree": {}}
     base.update(kw)
     return Snapshot(**base)
 

@@ -509,7 +509,7 @@ def test_tls_fingerprint_pin(tls_files):
 
 
 def test_local_tls_uses_the_gateway_certificate(tls_files, tmp_path: Path):
-    key, cert = tls_files
+    _key, cert = tls_files
     cfg = {"gateway": {"tls": {"enabled": True, "certPath": str(cert)}, "port": 1,
                        "auth": {"token": "t"}}}
     conn = resolve_connection("health", cfg, {})

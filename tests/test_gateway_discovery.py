@@ -134,7 +134,7 @@ def test_remote_mode_without_url():
     target = resolve_target(gw(mode="remote", remote={}), {})
     assert target.url_source == "missing gateway.remote.url (fallback local)"
     assert "gateway.remote.url is missing" in target.remote_fallback_note
-    with pytest.raises(GatewayRemoteUrlMissing, match="gateway.remote.url missing"):
+    with pytest.raises(GatewayRemoteUrlMissing, match=r"gateway\.remote\.url missing"):
         resolve_connection("health", gw(mode="remote", remote={}),
                            {"OPENCLAW_GATEWAY_TOKEN": "t"})
     # an override makes it fine

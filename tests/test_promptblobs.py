@@ -6,6 +6,7 @@ import hashlib
 import os
 import stat
 import time
+from pathlib import Path
 
 from openclaw_cli.store import promptblobs as P
 from openclaw_cli.store import sessions_json as S
@@ -83,7 +84,7 @@ def test_ensure_writes_atomically_then_touches(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "rename", lambda a, b: temps.append(os.path.basename(a)) or real(a, b))
     P.ensure_prompt_blobs(blobs, store_path)
     path = P.blob_path(store_path, sha(prompt))
-    assert open(path).read() == prompt and stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert Path(path).read_text() == prompt and stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert temps[0].startswith(f"{sha(prompt)}.txt.{os.getpid()}.") and temps[0].endswith(".tmp")
     assert os.listdir(os.path.dirname(path)) == [os.path.basename(path)]
     old = time.time() - 3600
@@ -93,7 +94,7 @@ def test_ensure_writes_atomically_then_touches(tmp_path, monkeypatch):
     with open(path, "w") as fh:
         fh.write("R" * 900)  # same size, wrong content: rewritten
     P.ensure_prompt_blobs(blobs, store_path)
-    assert len(temps) == 2 and open(path).read() == prompt
+    assert len(temps) == 2 and Path(path).read_text() == prompt
 
 
 def test_store_save_writes_blobs_and_refs(tmp_path):

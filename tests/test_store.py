@@ -334,7 +334,7 @@ def test_every_command_treats_an_empty_store_file_exactly_like_one_that_does_not
         result = refbin.run_ours(argv, home, {"OPENCLAW_GATEWAY_PORT": "1"})
         assert folder_digest(home) == before
 
-        def same(text: str) -> str:
+        def same(text: str, reason: str = reason, home: Path = home) -> str:
             return text.replace(reason, "<reason>").replace(str(home), "<home>")
 
         runs.append((result.returncode, same(result.stdout), same(result.stderr)))

@@ -296,8 +296,8 @@ def rand_store(seed: int, count: int, now: int) -> dict:
     for i in range(count):
         r = rng.random()
         if r < 0.03:
-            key = rng.choice(["7", "42", "0", "01", "4294967295", "-1", "12"]) + (
-                "" if maybe(rng) else "")
+            key = rng.choice(["7", "42", "0", "01", "4294967295", "-1", "12"])
+            maybe(rng)  # drawn all the same, so that the generated sequence stays the one recorded
         elif r < 0.05:
             key = rng.choice(["", " ", "caf\u00e9", "\U0001f600", "tab\tkey", "__proto_"])
         else:
