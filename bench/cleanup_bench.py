@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import refbin  # noqa: E402
 from gen_store import generate  # noqa: E402
+from helpers import refbin  # noqa: E402
 
 
 def run_measured(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, int, int]:

@@ -14,9 +14,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-import refbin  # noqa: E402
-from diffgen import case_features, case_seeds, edge_cases, generate_case  # noqa: E402
-from diffharness import Case, DiffRunner, case_env, materialize, save_reproducer  # noqa: E402
+from helpers import refbin  # noqa: E402
+from helpers.diffgen import case_features, case_seeds, edge_cases, generate_case  # noqa: E402
+from helpers.diffharness import Case, DiffRunner, case_env, materialize, save_reproducer  # noqa: E402
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

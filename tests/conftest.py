@@ -9,9 +9,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import refbin
+from helpers import refbin
 
-pytest_plugins = ["conftest_gateway"]
+pytest_plugins = ["helpers.gateway_fixtures"]
 
 
 @pytest.fixture

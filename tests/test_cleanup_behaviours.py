@@ -12,9 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
-import refbin
+from helpers import refbin
 from helpers.folders import folder_digest
 from helpers.references import every_file_era_release
+from helpers.state import home_sessions_dir, state_dir
+from helpers.state import write_config as config_file
 
 from openclaw_cli.commands.cleanup import CleanupRequest, run_cleanup
 from openclaw_cli.errors import CliError, LockBusyError, StoreError
@@ -57,13 +59,9 @@ def set_age(path: Path, age_ms: int) -> None:
     os.utime(path, (when, when))
 
 
-def sessions_dir(home: Path, agent: str = "main") -> Path:
-    return home / ".openclaw" / "agents" / agent / "sessions"
-
-
 def write_store(home: Path, entries: dict, agent: str = "main") -> Path:
     """sessions.json for an agent, written the way OpenClaw writes it (2-space JSON, no newline)."""
-    path = sessions_dir(home, agent) / "sessions.json"
+    path = home_sessions_dir(home, agent) / "sessions.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(entries, indent=2, ensure_ascii=False))
     return path
@@ -74,7 +72,7 @@ def write_config(home: Path, maintenance: dict | None = None, **top) -> None:
     cfg = dict(top)
     if maintenance is not None:
         cfg.setdefault("session", {})["maintenance"] = maintenance
-    (home / ".openclaw" / "openclaw.json").write_text(json.dumps(cfg))
+    config_file(state_dir(home), cfg, indent=None)
 
 
 def read_store(path: Path) -> dict:
@@ -263,7 +261,7 @@ def test_budget_eviction_deletes_the_unused_prompt_blob_and_stale_blob_temps(hom
     entries = entries_of(("agent:main:direct:old", "old", DAY_MS), ("agent:main:main", "main", 0))
     entries["agent:main:direct:old"]["skillsSnapshot"] = {"prompt": old_prompt, "skills": []}
     entries["agent:main:main"]["skillsSnapshot"] = {"prompt": active_prompt, "skills": []}
-    store = sessions_dir(home) / "sessions.json"
+    store = home_sessions_dir(home) / "sessions.json"
     store.parent.mkdir(parents=True)
     save_store(store, entries)  # writes the two blobs and refs to them
     for rel in (blob_rel(old_prompt), blob_rel(active_prompt)):
@@ -281,7 +279,7 @@ def test_budget_eviction_deletes_the_unused_prompt_blob_and_stale_blob_temps(hom
 
 def test_budget_removes_unreferenced_checkpoints_and_keeps_referenced_ones(home):
     """An orphan `keep.checkpoint.<uuid>.jsonl` goes; the pre/postCompaction files an entry names stay."""
-    folder = sessions_dir(home)
+    folder = home_sessions_dir(home)
     entries = entries_of(("agent:main:main", "keep", 0))
     entries["agent:main:main"]["compactionCheckpoints"] = [{
         "checkpointId": "c1", "sessionKey": "agent:main:main", "sessionId": "keep", "createdAt": now_ms(),
@@ -342,7 +340,7 @@ def test_sweep_reclaims_unreferenced_prompt_blobs_after_the_five_minute_floor(ho
     kept_prompt = "referenced skills " * 100
     entries = entries_of(("agent:main:main", "main", 0))
     entries["agent:main:main"]["skillsSnapshot"] = {"prompt": kept_prompt, "skills": []}
-    store = sessions_dir(home) / "sessions.json"
+    store = home_sessions_dir(home) / "sessions.json"
     store.parent.mkdir(parents=True)
     save_store(store, entries)
     set_age(store.parent / blob_rel(kept_prompt), 10 * MIN_MS)
@@ -453,7 +451,7 @@ def test_an_entry_evicted_by_the_cap_has_its_transcript_archived(home):
 def test_an_external_transcript_is_never_archived_or_deleted(home, tmp_path, limit):
     """Transcripts outside the sessions folder stay, whether their entry is capped or budget-evicted."""
     write_config(home, limit)
-    sibling = put(sessions_dir(home, "work") / "ext.jsonl")
+    sibling = put(home_sessions_dir(home, "work") / "ext.jsonl")
     far = put(tmp_path / "elsewhere" / "far.jsonl")
     entries = entries_of(("agent:main:direct:ext", "ext", 3 * DAY_MS),
                          ("agent:main:direct:far", "far", 2 * DAY_MS),
@@ -771,7 +769,7 @@ def test_a_session_id_still_used_by_a_fresh_alias_is_not_archived(home):
 def test_missing_default_store_dry_run_counts_zero_and_apply_creates_it(home):
     """No sessions.json at the default location: a dry run reports beforeCount 0; applying
     creates the folder and `{}`."""
-    store = sessions_dir(home) / "sessions.json"
+    store = home_sessions_dir(home) / "sessions.json"
     assert previewed()["beforeCount"] == 0
     assert not store.parent.exists()
     summary = applied()
@@ -820,7 +818,7 @@ def test_an_explicit_store_that_is_not_a_regular_file_is_refused(home, tmp_path)
 
 def test_corrupt_store_is_an_error_and_is_left_untouched(home):
     """Our deliberate difference: corrupt JSON is not read as `{}` and overwritten; exit 1 names the file."""
-    store = sessions_dir(home) / "sessions.json"
+    store = home_sessions_dir(home) / "sessions.json"
     store.parent.mkdir(parents=True)
     store.write_text('{"agent:main:main": {"sessionId": "m"')
     before = (store.read_bytes(), store.stat().st_mtime_ns)
@@ -842,7 +840,7 @@ def old_transcripts(folder: Path, *sids: str, age_ms: int = 40 * DAY_MS) -> None
 def test_an_empty_store_file_is_refused_like_a_corrupt_one_and_nothing_changes(home, content, why, run):
     """Our deliberate difference: OpenClaw reads a 0-byte sessions.json as `{}`, rewrites it and
     sweeps every old transcript beside it as unreferenced."""
-    folder = sessions_dir(home)
+    folder = home_sessions_dir(home)
     old_transcripts(folder, "a", "b", "c")
     store = folder / "sessions.json"
     store.write_bytes(content)
@@ -861,7 +859,7 @@ LOST = ("has no entries, yet 3 transcripts beside it would be swept as unreferen
 def lost_index_home(home: Path, store_text: str | None = "{}") -> Path:
     """A store with no entries (or none at all) beside two old transcripts, an old compaction
     checkpoint and a young transcript."""
-    folder = sessions_dir(home)
+    folder = home_sessions_dir(home)
     old_transcripts(folder, "a", "b")
     put(folder / f"a.checkpoint.{U1}.jsonl", age_ms=40 * DAY_MS)
     put(folder / "young.jsonl", age_ms=DAY_MS)
@@ -902,7 +900,7 @@ def test_a_lost_index_is_refused_through_the_default_store_too(home):
 def test_the_disk_budget_does_not_evict_the_transcripts_of_a_lost_index_either(home):
     """Young transcripts under a disk budget would be evicted as unreferenced files."""
     write_config(home, {"maxDiskBytes": 100, "highWaterBytes": 50})
-    folder = sessions_dir(home)
+    folder = home_sessions_dir(home)
     old_transcripts(folder, "a", "b", age_ms=DAY_MS)
     (folder / "sessions.json").write_text("{}")
     before = folder_digest(home / ".openclaw")
@@ -951,7 +949,7 @@ def test_what_is_not_a_lost_index_runs_as_openclaw_runs(home, setup):
     """A store whose only entries this run prunes and a store with nothing old enough to sweep are
     applied without a warning; a warn-mode run sweeps nothing, so it applies too (its dry run,
     which previews enforcement, warns)."""
-    folder = sessions_dir(home)
+    folder = home_sessions_dir(home)
     if setup == "entries pruned by this run":
         write_store(home, entries_of(("agent:main:direct:old", "old", 40 * DAY_MS)))
         old_transcripts(folder, "old", "orphan")
@@ -1008,7 +1006,7 @@ def test_openclaw_sweeps_the_transcripts_of_a_lost_index(home, reference):
 
 @pytest.mark.reference
 def test_openclaw_rewrites_an_empty_store_file_and_sweeps_its_transcripts(home, reference):
-    folder = sessions_dir(home)
+    folder = home_sessions_dir(home)
     old_transcripts(folder, "a", "b", "c")
     (folder / "sessions.json").write_bytes(b"")
     write_config(home)

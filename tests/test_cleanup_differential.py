@@ -7,9 +7,9 @@ import os
 from pathlib import Path
 
 import pytest
-from diffgen import case_seeds, edge_cases, generate_case
-from diffharness import Case, CaseOutcome, DiffRunner, save_reproducer
-from refbin import FILE_ERA_VERSIONS, PRIMARY_VERSION
+from helpers.diffgen import case_seeds, edge_cases, generate_case
+from helpers.diffharness import Case, CaseOutcome, DiffRunner, save_reproducer
+from helpers.refbin import FILE_ERA_VERSIONS, PRIMARY_VERSION
 
 # OPENCLAW_DIFF_CASES generated cases (default 100) from OPENCLAW_DIFF_SEED (default 0), plus
 # every hand-written edge case unless OPENCLAW_DIFF_EDGE=0. OPENCLAW_DIFF_JOBS sets the workers.

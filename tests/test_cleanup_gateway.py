@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import refbin
-from gateway_fixture import RunningGateway, closed_port, start_gateway, tcp_listener
+from helpers import refbin
+from helpers.gateway import RunningGateway, closed_port, start_gateway, tcp_listener
+from helpers.state import sessions_dir, write_config
 
 pytestmark = [pytest.mark.gateway, pytest.mark.reference]
 
@@ -41,10 +42,6 @@ def set_age(path: Path, age_ms: int) -> None:
     os.utime(path, (when, when))
 
 
-def sessions_dir(state: Path, agent: str = "main") -> Path:
-    return state / "agents" / agent / "sessions"
-
-
 def prepare_store(state: Path, agent: str = "main", now_ms: int | None = None) -> Path:
     """A store that `cleanup --enforce` changes (with maxEntries 3): five fresh entries (the two
     oldest over the cap), two stale ones (40 and 45 days), their transcripts, and an orphan
@@ -64,11 +61,6 @@ def prepare_store(state: Path, agent: str = "main", now_ms: int | None = None) -
     store = folder / "sessions.json"
     store.write_text(json.dumps(entries, indent=2))
     return store
-
-
-def write_config(state: Path, config: dict[str, Any]) -> None:
-    state.mkdir(parents=True, exist_ok=True)
-    (state / "openclaw.json").write_text(json.dumps(config, indent=2))
 
 
 def client_home(base: Path, name: str, gateway: dict[str, Any] | None = None,

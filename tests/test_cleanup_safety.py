@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-import refbin
+from helpers import refbin
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from context_helpers import MAIN_ID, copy_state
-from gateway_fixture import closed_port, tcp_listener
+from helpers.context import MAIN_ID, copy_state
 from helpers.folders import folder_digest
+from helpers.gateway import closed_port, tcp_listener
 
 SESSIONS = Path(".openclaw/agents/main/sessions")
 LONG = "s" * 251  # a file name that fits (at most 255 bytes), whose `<name>.lock` does not

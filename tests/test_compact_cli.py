@@ -9,9 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from gateway_fixture import closed_port, tcp_listener
-from helpers.folders import folder_digest
-from test_compact_cli_support import (
+from helpers.compact import (
     BAK,
     KEEP_50,
     add_session,
@@ -20,11 +18,11 @@ from test_compact_cli_support import (
     new_key,
     ours,
     reference,
-    sessions_dir,
-    snapshot,
     store_entry,
-    write_config,
 )
+from helpers.folders import folder_digest
+from helpers.gateway import closed_port, tcp_listener
+from helpers.state import sessions_dir, write_config
 from test_compact_fakellm import HISTORY_REPLY, FakeLLM
 
 
@@ -215,7 +213,7 @@ def test_summary_file_and_standard_input(state: Path, home: Path, tmp_path: Path
 
 
 def _clean(home: Path) -> dict[str, str]:
-    import refbin
+    from helpers import refbin
 
     return refbin.clean_env(home)
 
@@ -229,7 +227,7 @@ def test_dry_run_writes_nothing_and_predicts_the_cut(state: Path, home: Path) ->
     key, trim_key = new_key(), new_key()
     grow(add_session(state, key))
     add_session(state, trim_key, source="a")
-    before = snapshot(state)
+    before = folder_digest(state, mtimes=True)
     text = ours(["compact", key, "--dry-run"], home, env)
     assert text.returncode == 0, text.stderr
     assert text.stdout.startswith("Dry run: nothing was written.\n")
@@ -246,7 +244,7 @@ def test_dry_run_writes_nothing_and_predicts_the_cut(state: Path, home: Path) ->
     assert "Would keep 4 lines (header included)" in trim.stdout
     trim_json = json.loads(ours(["compact", trim_key, "--max-lines", "4", "--dry-run", "--json"], home, env).stdout)
     assert trim_json["wouldCompact"] is True and trim_json["kept"] == 4
-    assert snapshot(state) == before
+    assert folder_digest(state, mtimes=True) == before
     real = json.loads(ours(["compact", key, "--json"], home, env).stdout)
     assert real["result"]["firstKeptEntryId"] == report["result"]["firstKeptEntryId"]
     assert real["result"]["tokensBefore"] == report["result"]["tokensBefore"]
@@ -271,7 +269,7 @@ def test_live_lock_exits_75_naming_the_pid(state: Path, home: Path) -> None:
     try:
         time.sleep(0.1)
         lock = _write_lock(transcript, holder.pid)
-        before = snapshot(state)
+        before = folder_digest(state, mtimes=True)
         env = {"OPENCLAW_GATEWAY_PORT": str(closed_port())}
         for extra in ([], ["--max-lines", "3"], ["--dry-run"]):
             result = ours(["compact", key, *extra], home, env)
@@ -280,7 +278,7 @@ def test_live_lock_exits_75_naming_the_pid(state: Path, home: Path) -> None:
             assert f"pid={holder.pid}" in result.stderr
         result = ours(["compact", key, "--json"], home, env)
         assert result.returncode == 75 and f"pid={holder.pid}" in json.loads(result.stdout)["error"]
-        assert snapshot(state) == before and lock.exists()
+        assert folder_digest(state, mtimes=True) == before and lock.exists()
     finally:
         holder.kill()
         holder.wait()
@@ -297,11 +295,11 @@ def test_openai_summarizer_without_a_model_is_a_clear_error(state: Path, home: P
     add_session(state, key)
     entry_free = {"agents": {"defaults": {"compaction": {"keepRecentTokens": 50}}}}
     write_config(state, entry_free)
-    before = snapshot(state)
+    before = folder_digest(state, mtimes=True)
     result = ours(["compact", key, "--summarizer", "openai"], home, {"OPENCLAW_GATEWAY_PORT": str(closed_port())})
     assert result.returncode == 2
     assert "--summarizer openai needs a model: pass --base-url URL and --model ID" in result.stderr
-    assert snapshot(state) == before
+    assert folder_digest(state, mtimes=True) == before
 
 
 def test_openai_summarizer_from_config_and_from_flags(state: Path, home: Path) -> None:
@@ -344,28 +342,28 @@ def test_openai_summarizer_from_config_and_from_flags(state: Path, home: Path) -
 def test_explicit_url_with_nothing_listening_is_an_error(state: Path, home: Path) -> None:
     key = new_key()
     add_session(state, key, source="a")
-    before = snapshot(state)
+    before = folder_digest(state, mtimes=True)
     result = ours(["compact", key, "--max-lines", "3", "--url", f"ws://127.0.0.1:{closed_port()}",
                    "--token", "tok-secret-9"], home)
     assert result.returncode == 1 and result.stderr.startswith("Compaction failed: no Gateway is listening")
     assert "--offline" in result.stderr and "tok-secret-9" not in result.stderr
-    assert snapshot(state) == before
+    assert folder_digest(state, mtimes=True) == before
 
 
 def test_something_listening_without_credentials_is_an_error(state: Path, home: Path) -> None:
     key = new_key()
     add_session(state, key, source="a")
-    before = snapshot(state)
+    before = folder_digest(state, mtimes=True)
     with tcp_listener("silent") as port:
         result = ours(["compact", key, "--max-lines", "3"], home, {"OPENCLAW_GATEWAY_PORT": str(port)})
     assert result.returncode == 1 and "no token or password is configured" in result.stderr
-    assert "hint: " in result.stderr and snapshot(state) == before
+    assert "hint: " in result.stderr and folder_digest(state, mtimes=True) == before
 
 
 def test_timeout_bounds_a_peer_that_never_answers(state: Path, home: Path) -> None:
     key = new_key()
     add_session(state, key, source="a")
-    before = snapshot(state)
+    before = folder_digest(state, mtimes=True)
     with tcp_listener("silent") as port:
         started = time.monotonic()
         result = ours(["compact", key, "--max-lines", "3", "--timeout", "300", "--json"], home,
@@ -374,7 +372,7 @@ def test_timeout_bounds_a_peer_that_never_answers(state: Path, home: Path) -> No
     reply = json.loads(result.stdout)
     assert result.returncode == 1 and reply["ok"] is False and reply["key"] == key
     assert "300 ms" in reply["error"] and "tok-77" not in result.stdout + result.stderr
-    assert snapshot(state) == before
+    assert folder_digest(state, mtimes=True) == before
 
 
 def test_colour_only_when_asked(state: Path, home: Path) -> None:

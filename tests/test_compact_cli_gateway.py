@@ -8,8 +8,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from helpers.folders import folder_digest
-from test_compact_cli_support import (
+from helpers.compact import (
     BAK,
     add_session,
     entry_text,
@@ -20,12 +19,11 @@ from test_compact_cli_support import (
     ours,
     reference,
     session_files,
-    sessions_dir,
-    snapshot,
     store_entry,
-    write_config,
     write_models_json,
 )
+from helpers.folders import folder_digest
+from helpers.state import sessions_dir, write_config
 from test_compact_fakellm import FakeLLM
 
 pytestmark = [pytest.mark.reference, pytest.mark.gateway]
@@ -163,10 +161,10 @@ def test_dry_run_never_asks_the_gateway(real_gateway) -> None:
     gw, state = real_gateway, real_gateway.state_dir
     key = new_key("dry")
     transcript = add_session(state, key, source="a")
-    before = snapshot(sessions_dir(state))
+    before = folder_digest(sessions_dir(state), mtimes=True)
     result = ours(["compact", key, "--max-lines", "2", "--dry-run", "--json"], gw.home, gw.client_env())
     assert result.returncode == 0 and json.loads(result.stdout)["wouldCompact"] is True
-    after = snapshot(sessions_dir(state))
+    after = folder_digest(sessions_dir(state), mtimes=True)
     assert after[transcript.name] == before[transcript.name] and after["sessions.json"] == before["sessions.json"]
 
 

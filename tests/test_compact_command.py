@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers.folders import folder_digest
+from helpers.state import sessions_dir
 from test_compact_fakellm import HISTORY_REPLY, PREFIX_REPLY, FakeLLM
 from test_transcript_builder import TranscriptBuilder, conversation
 
@@ -38,16 +40,8 @@ def state(tmp_path: Path) -> Path:
     return root
 
 
-def sessions_dir(state: Path) -> Path:
-    return state / "agents" / "main" / "sessions"
-
-
 def store(state: Path) -> dict:
     return json.loads((sessions_dir(state) / "sessions.json").read_text())
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
 
 
 def test_max_lines_offline(state: Path) -> None:
@@ -70,10 +64,10 @@ def test_max_lines_offline(state: Path) -> None:
 
 
 def test_max_lines_dry_run_writes_nothing(state: Path) -> None:
-    before = snapshot(sessions_dir(state))
+    before = folder_digest(sessions_dir(state))
     result = run_offline_compact(state_dir=state, key="fixture-a", max_lines=3, dry_run=True)
     assert result["compacted"] and result["kept"] == 3 and "archived" not in result
-    assert snapshot(sessions_dir(state)) == before
+    assert folder_digest(sessions_dir(state)) == before
 
 
 def test_summary_on_a_split_turn_is_appended_in_the_gateways_shape(state: Path) -> None:
@@ -99,18 +93,18 @@ def test_summary_on_a_split_turn_is_appended_in_the_gateways_shape(state: Path) 
 
 
 def test_a_summary_that_would_not_shrink_the_session_is_refused_and_nothing_is_written(state: Path) -> None:
-    before = snapshot(sessions_dir(state))
+    before = folder_digest(sessions_dir(state))
     result = run_offline_compact(state_dir=state, key="main", config=KEEP_50)  # 140 tokens of messages
     assert (result["ok"], result["compacted"]) == (False, False)
     offline = result["offline"]
     assert offline["estimatedTokensAfter"] >= offline["estimatedTokensBefore"] == 140
     assert result["reason"] == (f"the compaction would not shrink the context (about 140 tokens before, "
                                 f"{offline['estimatedTokensAfter']} after); nothing written")
-    assert snapshot(sessions_dir(state)) == before
+    assert folder_digest(sessions_dir(state)) == before
     everything_kept = run_offline_compact(state_dir=state, key="main", config={})  # default tail: 20000 tokens
     assert everything_kept["ok"] is False and everything_kept["reason"] == (
         "Nothing to compact: every message fits in the recent tail (keepRecentTokens 20000)")
-    assert snapshot(sessions_dir(state)) == before
+    assert folder_digest(sessions_dir(state)) == before
 
 
 def test_summary_without_keep_recent_hardens_the_boundary(tmp_path: Path, state: Path) -> None:
@@ -154,13 +148,13 @@ def test_summary_openai_against_loopback_server(state: Path, monkeypatch) -> Non
 
 def test_openai_errors_leave_everything_untouched(state: Path, monkeypatch) -> None:
     monkeypatch.setenv("FAKE_KEY", "k")
-    before = snapshot(sessions_dir(state))
+    before = folder_digest(sessions_dir(state))
     with FakeLLM() as llm:
         llm.fail_with = 500
         with pytest.raises(CliError, match="upstream exploded"):
             run_offline_compact(state_dir=state, key="main", summarizer="openai", base_url=llm.base_url,
                                 model="fake-model", api_key_env="FAKE_KEY", config=KEEP_50)
-    assert snapshot(sessions_dir(state)) == before
+    assert folder_digest(sessions_dir(state)) == before
     monkeypatch.delenv("FAKE_KEY")
     with pytest.raises(UsageError, match="FAKE_KEY"):
         run_offline_compact(state_dir=state, key="main", summarizer="openai", base_url="http://x",
@@ -168,7 +162,7 @@ def test_openai_errors_leave_everything_untouched(state: Path, monkeypatch) -> N
 
 
 def test_summary_text_and_dry_run(state: Path) -> None:
-    before = snapshot(sessions_dir(state))
+    before = folder_digest(sessions_dir(state))
     dry = run_offline_compact(state_dir=state, key="main", config=KEEP_50, dry_run=True, summary_text="My summary.\n")
     assert dry["compacted"] is False and dry["result"]["firstKeptEntryId"] == "5da74c63"
     assert dry["offline"]["summarizedMessages"] == 2 and dry["offline"]["turnPrefixMessages"] == 4
@@ -176,7 +170,7 @@ def test_summary_text_and_dry_run(state: Path) -> None:
                                      summarizer="openai", base_url="http://127.0.0.1:9", model="m",
                                      api_key_env="UNSET_VARIABLE_FOR_TEST")
     assert dry_openai["offline"]["requests"] == 2
-    assert snapshot(sessions_dir(state)) == before
+    assert folder_digest(sessions_dir(state)) == before
     result = run_offline_compact(state_dir=state, key="main", config=KEEP_50, summary_text="My summary.\n")
     assert result["result"]["summary"] == "My summary.\n"
     assert jsjson.parse((sessions_dir(state) / f"{MAIN_ID}.jsonl").read_text().splitlines()[-1])["summary"] == "My summary.\n"

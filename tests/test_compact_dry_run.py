@@ -8,8 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from gateway_fixture import closed_port
-from test_compact_cli_support import (
+from helpers.compact import (
     FIXTURE_SESSIONS,
     KEEP_50,
     MAIN_ID,
@@ -17,9 +16,10 @@ from test_compact_cli_support import (
     grow,
     new_key,
     ours,
-    snapshot,
-    write_config,
 )
+from helpers.folders import folder_digest
+from helpers.gateway import closed_port
+from helpers.state import write_config
 from test_compact_fakellm import FakeLLM
 
 from openclaw_cli.transcript import load_index
@@ -73,12 +73,12 @@ def test_dry_run_text_and_json_agree_with_the_run(summarizer: str, config: dict,
     key = new_key()
     transcript = grow(add_session(state, key), turns=turns, chars=3000 if hardened else 800)
     extra = _args(summarizer, llm, tmp_path)
-    before = snapshot(state)
+    before = folder_digest(state, mtimes=True)
     text = ours(["compact", key, "--dry-run", *extra], home, env)
     dry = json.loads(ours(["compact", key, "--dry-run", "--json", *extra], home, env).stdout)
     again = json.loads(ours(["compact", key, "--dry-run", "--json", *extra], home, env).stdout)
     assert text.returncode == 0, text.stdout + text.stderr
-    assert snapshot(state) == before and again == dry  # nothing written, nothing random
+    assert folder_digest(state, mtimes=True) == before and again == dry  # nothing written, nothing random
     llm.requests.clear()
     run = ours(["compact", key, "--json", *extra], home, env)
     assert run.returncode == 0, run.stdout + run.stderr

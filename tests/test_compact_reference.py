@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import refbin
+from helpers import refbin
 from helpers.clock import pin_session_reset, shift_store
-from test_compact_cli_support import grow
+from helpers.compact import grow
 from test_compact_fakellm import FakeLLM
 
 from openclaw_cli.compact.clock import now_ms
@@ -89,7 +89,7 @@ class Setup:
 
 def _start_gateway(base: Path):
     try:
-        from gateway_fixture import start_gateway
+        from helpers.gateway import start_gateway
     except ImportError:  # pragma: no cover - the shared fixture is optional
         start_gateway = None
     if start_gateway is not None:

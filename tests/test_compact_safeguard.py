@@ -11,15 +11,14 @@ import uuid
 from pathlib import Path
 
 import pytest
-from gateway_fixture import start_gateway
-from test_compact_cli_support import (
+from helpers.compact import (
     add_session,
     entry_text,
     llm_config,
-    sessions_dir,
-    write_config,
     write_models_json,
 )
+from helpers.gateway import start_gateway
+from helpers.state import sessions_dir, write_config
 from test_compact_fakellm import SAFEGUARD_MARK, FakeLLM
 from test_transcript_builder import TranscriptBuilder, conversation
 

@@ -467,7 +467,7 @@ def _store_paths(result) -> list[tuple[str, str, str]]:
 
 
 def _ours(home: Path, cwd: Path, extra: dict[str, str] | None = None) -> list[tuple[str, str, str]]:
-    from refbin import clean_env
+    from helpers.refbin import clean_env
 
     env = clean_env(home, extra)
     loaded = config.load_config(env, cwd=str(cwd))

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from context_helpers import REAL
+from helpers.context import REAL
 
 from openclaw_cli.context import bootstrap as bs
 from openclaw_cli.context.report import analyze_budget, injection_stats, parse_skill_blocks

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from context_helpers import env_for, run_context
-from gateway_fixture import RunningGateway, start_gateway
+from helpers.context import env_for, run_context
 from helpers.folders import folder_digest
+from helpers.gateway import RunningGateway, start_gateway
 
 from openclaw_cli.gateway import rpc
 

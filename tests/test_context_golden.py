@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from context_helpers import MAIN_ID, REAL, copy_state, drop_last_lines, env_for, reference_part, run_context
+from helpers.context import MAIN_ID, REAL, copy_state, drop_last_lines, env_for, reference_part, run_context
 
 
 @pytest.fixture

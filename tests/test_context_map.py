@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from context_helpers import REAL, copy_state, env_for, run_context
+from helpers.context import REAL, copy_state, env_for, run_context
 
 from openclaw_cli.context.png import Canvas, decode_png
 from openclaw_cli.context.treemap import Rect, groups_from_report, squarify

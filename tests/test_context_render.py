@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from context_helpers import env_for, run_context
+from helpers.context import env_for, run_context
 
 from openclaw_cli.context.render import ContextView, render_detail, render_list
 
@@ -100,7 +100,7 @@ def test_live_report_from_a_fake_gateway(tmp_path: Path, fake_gateway):
 
 
 def test_unreachable_explicit_gateway_is_one_line(tmp_path: Path):
-    from gateway_fixture import closed_port
+    from helpers.gateway import closed_port
 
     home = tmp_path / "home"
     home.mkdir()

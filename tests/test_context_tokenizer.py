@@ -11,7 +11,7 @@ import socket
 from pathlib import Path
 
 import pytest
-from context_helpers import MAIN_ID, copy_state, drop_last_lines, env_for, run_context
+from helpers.context import MAIN_ID, copy_state, drop_last_lines, env_for, run_context
 
 from openclaw_cli.context import tokenizer
 from openclaw_cli.errors import CliError

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from diffgen import (
+from helpers.diffgen import (
     DAY,
     HOUR,
     MIN,
@@ -24,7 +24,7 @@ from diffgen import (
     generate_case,
     parse_duration_ms,
 )
-from diffharness import (
+from helpers.diffharness import (
     MASKED_TS,
     Case,
     DiffRunner,

@@ -7,8 +7,7 @@ import os
 import time
 
 import pytest
-from helpers.folders import folder_digest
-from test_doctor_support import (
+from helpers.doctor import (
     GROUP_SID,
     MAIN_SID,
     ORPHAN_SID,
@@ -27,6 +26,7 @@ from test_doctor_support import (
     write_store,
     write_transcript,
 )
+from helpers.folders import folder_digest
 
 
 def clean(home, cfg=None):

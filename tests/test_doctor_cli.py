@@ -8,8 +8,8 @@ import subprocess
 import sys
 
 import pytest
-from refbin import run_ours
-from test_doctor_support import TOKEN, doctor, f1, f2, lint, state, write_config
+from helpers.doctor import TOKEN, doctor, f1, f2, lint, state, write_config
+from helpers.refbin import run_ours
 
 
 def test_lint_only_flags_need_lint(home):

@@ -6,8 +6,8 @@ import json
 from urllib.parse import urlparse
 
 import pytest
-from gateway_fixture import challenge_frame, closed_port
-from test_doctor_support import doctor, lint, write_config
+from helpers.doctor import doctor, lint, write_config
+from helpers.gateway import challenge_frame, closed_port
 
 SECRET = "gw-secret-token-0123456789abcdef"
 

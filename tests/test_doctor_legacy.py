@@ -6,7 +6,7 @@ import copy
 import json
 
 import pytest
-from test_doctor_support import LEGACY_CONFIG, doctor, state, write_config
+from helpers.doctor import LEGACY_CONFIG, doctor, state, write_config
 
 from openclaw_cli.doctor.support.legacy_migrations import MIGRATIONS, apply_all
 from openclaw_cli.doctor.support.legacy_rules import RULES, find_issues

@@ -9,8 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-import refbin
-from test_doctor_support import BRANCH_SID, CODEX_SID, MAIN_SID, ORPHAN_SID, c1, c2, c3, c4, sessions, state
+from helpers import refbin
+from helpers.doctor import BRANCH_SID, CODEX_SID, MAIN_SID, ORPHAN_SID, c1, c2, c3, c4, sessions, state
 
 pytestmark = pytest.mark.reference
 

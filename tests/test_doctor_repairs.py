@@ -11,8 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-import refbin
-from test_doctor_support import (
+from helpers import refbin
+from helpers.doctor import (
     MAIN_SID,
     ORPHAN_SID,
     TOKEN,
@@ -29,15 +29,7 @@ from test_doctor_support import (
     write_store,
     write_transcript,
 )
-
-
-def snapshot(root: Path) -> dict[str, tuple[int, bytes | None]]:
-    out = {}
-    for path in sorted(root.rglob("*")):
-        st = path.lstat()
-        out[str(path.relative_to(root))] = (stat.S_IMODE(st.st_mode),
-                                            path.read_bytes() if path.is_file() else None)
-    return out
+from helpers.folders import folder_digest
 
 
 def mode(path: Path) -> int:
@@ -46,13 +38,13 @@ def mode(path: Path) -> int:
 
 def test_nothing_changes_without_fix(home):
     f1(home)
-    before = snapshot(home)
+    before = folder_digest(home)
     run = doctor(home, non_interactive=True)
     assert run.code == 0
     assert 'Run "openclaw doctor --fix" to apply changes.' in run.out
-    assert snapshot(home) == before
+    assert folder_digest(home) == before
     run = doctor(home, tty=True, default_answer=False)  # every prompt answered "no"
-    assert run.asked and snapshot(home) == before
+    assert run.asked and folder_digest(home) == before
 
 
 def test_fix_f1_then_second_run_is_clean(home):

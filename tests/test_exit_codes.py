@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from context_helpers import MAIN_ID, copy_state
-from gateway_fixture import closed_port
+from helpers.context import MAIN_ID, copy_state
 from helpers.folders import folder_digest
+from helpers.gateway import closed_port
 
 SESSIONS = Path(".openclaw/agents/main/sessions")
 

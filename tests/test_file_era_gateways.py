@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import refbin
-from gateway_fixture import RunningGateway, start_gateway
+from helpers import refbin
+from helpers.gateway import RunningGateway, start_gateway
 from test_cleanup_gateway import (
     MAINTENANCE,
     STEPS,

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from gateway_fixture import challenge_frame, closed_port, hello_payload, tcp_listener
+from helpers.gateway import challenge_frame, closed_port, hello_payload, tcp_listener
 
 from openclaw_cli.gateway import (
     GatewayAuthError,

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
+from helpers.state import state_dir, write_config
 
 from openclaw_cli.config.paths import apply_cli_profile
 from openclaw_cli.errors import ConfigError, UsageError
@@ -430,15 +431,8 @@ def test_least_privilege_scopes():
 
 # -- loading the config -------------------------------------------------------------------
 
-def write_config(home: Path, text: str) -> Path:
-    state = home / ".openclaw"
-    state.mkdir(parents=True, exist_ok=True)
-    (state / "openclaw.json").write_text(text)
-    return state
-
-
 def test_connection_for_reads_the_config_file(tmp_path: Path):
-    write_config(tmp_path, '{ gateway: { port: 18999, auth: { token: "${MY_GW_TOK}" } } }')
+    write_config(state_dir(tmp_path), '{ gateway: { port: 18999, auth: { token: "${MY_GW_TOK}" } } }')
     conn = rpc.connection_for("health", {"HOME": str(tmp_path), "MY_GW_TOK": "from-env-var"})
     assert conn.url == "ws://127.0.0.1:18999"
     assert (conn.credentials.token, conn.credentials.token_source) == \
@@ -449,7 +443,8 @@ def test_connection_for_reads_the_config_file(tmp_path: Path):
 
 
 def test_connection_for_sees_the_state_dir_dotenv(tmp_path: Path):
-    state = write_config(tmp_path, '{ gateway: { auth: { token: "cfg-tok" } } }')
+    state = state_dir(tmp_path)
+    write_config(state, '{ gateway: { auth: { token: "cfg-tok" } } }')
     (state / ".env").write_text("OPENCLAW_GATEWAY_TOKEN=dotenv-tok\n")
     env = {"HOME": str(tmp_path)}
     conn = rpc.connection_for("health", env)
@@ -458,7 +453,7 @@ def test_connection_for_sees_the_state_dir_dotenv(tmp_path: Path):
 
 
 def test_connection_for_explicit_url_and_token_skip_the_config(tmp_path: Path):
-    write_config(tmp_path, "{ this is not json5")
+    write_config(state_dir(tmp_path), "{ this is not json5")
     env = {"HOME": str(tmp_path)}
     conn = rpc.connection_for("health", env, url="ws://127.0.0.1:1", token="t")
     assert conn.target.url_source == "cli --url"

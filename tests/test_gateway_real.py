@@ -9,8 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-import refbin
-from gateway_fixture import closed_port, hello_payload
+from helpers import refbin
+from helpers.gateway import closed_port, hello_payload
 
 from openclaw_cli.gateway import (
     GatewayAuthError,

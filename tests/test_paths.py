@@ -140,7 +140,7 @@ def test_a_file_in_place_of_the_default_state_folder_is_to_be_moved_aside(tmp_pa
                          ids=" ".join)
 def test_every_command_stops_on_a_state_folder_that_is_a_file(tmp_path, argv):
     from helpers.folders import folder_digest
-    from refbin import run_ours
+    from helpers.refbin import run_ours
 
     home = tmp_path / "home"
     home.mkdir()
@@ -348,7 +348,7 @@ def test_paths_match_reference_modules(reference, tmp_path, monkeypatch):
 # ------------------------------------------------------------------ against the reference binary
 
 def _ours(home: Path, argv: list[str], extra: dict[str, str]) -> dict:
-    from refbin import clean_env
+    from helpers.refbin import clean_env
 
     env = clean_env(home, extra)
     try:

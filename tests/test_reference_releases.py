@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import refbin
+from helpers import refbin
 from helpers.references import every_file_era_release
 
 pytestmark = pytest.mark.reference

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-import refbin
+from helpers import refbin
 from helpers.folders import folder_digest
 
 from openclaw_cli.errors import CliError

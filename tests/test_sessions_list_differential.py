@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import refbin
+from helpers import refbin
 
 pytestmark = pytest.mark.reference
 

@@ -10,9 +10,10 @@ import time
 from pathlib import Path
 
 import pytest
-import refbin
+from helpers import refbin
 from helpers.folders import folder_digest
 from helpers.references import every_file_era_release
+from helpers.state import state_dir, write_config
 
 from openclaw_cli.errors import StoreError
 from openclaw_cli.js import json as jsjson
@@ -27,14 +28,9 @@ NOW = int(time.time() * 1000)
 CONFIG = {"session": {"maintenance": {"pruneAfter": "100000d", "maxEntries": 1000000}}}
 
 
-def write_config(home: Path) -> None:
-    (home / ".openclaw").mkdir(parents=True, exist_ok=True)
-    (home / ".openclaw" / "openclaw.json").write_text(json.dumps(CONFIG))
-
-
 def run_reference_save(reference, home: Path, store_path: Path,
                        env: dict[str, str] | None = None) -> None:
-    write_config(home)
+    write_config(state_dir(home), CONFIG, indent=None)
     res = reference.run_reference(
         ["sessions", "cleanup", "--enforce", "--store", str(store_path), "--json"], home=home,
         env=env)

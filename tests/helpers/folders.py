@@ -8,12 +8,13 @@ import stat
 from pathlib import Path
 
 
-def folder_digest(root: Path | str) -> dict[str, tuple[str, int, int, str]]:
-    """Every entry under root (not following symlinks): relative path -> (kind, size, mode, sha256).
+def folder_digest(root: Path | str, *, mtimes: bool = False) -> dict[str, tuple]:
+    """Every entry under root (not following symlinks): relative path -> (kind, size, mode, sha256),
+    and with `mtimes` each file's mtime (ns) too, to show a rewrite of the same bytes.
 
     Folders and symlinks are included, so a created or removed folder or link shows up too."""
     root = Path(root)
-    found: dict[str, tuple[str, int, int, str]] = {}
+    found: dict[str, tuple] = {}
     if not os.path.lexists(root):
         return found
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
@@ -29,5 +30,6 @@ def folder_digest(root: Path | str) -> dict[str, tuple[str, int, int, str]]:
             else:
                 with open(path, "rb") as handle:
                     digest = hashlib.sha256(handle.read()).hexdigest()
-                found[rel] = ("file", st.st_size, mode, digest)
+                found[rel] = ("file", st.st_size, mode, digest, st.st_mtime_ns) if mtimes else \
+                    ("file", st.st_size, mode, digest)
     return found

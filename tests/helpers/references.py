@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from refbin import FILE_ERA_VERSIONS
+
+from helpers.refbin import FILE_ERA_VERSIONS
 
 every_file_era_release = pytest.mark.parametrize("reference", FILE_ERA_VERSIONS, indirect=True)

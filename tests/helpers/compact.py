@@ -10,19 +10,16 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-import refbin
+from helpers import refbin
 from helpers.clock import shift_entry, shift_to_run_start
+from helpers.state import sessions_dir
 
-FIXTURE = Path(__file__).parent / "data" / "real-2026.7.1" / "state"
+FIXTURE = Path(__file__).resolve().parents[1] / "data" / "real-2026.7.1" / "state"
 FIXTURE_SESSIONS = FIXTURE / "agents" / "main" / "sessions"
 MAIN_ID = "eb01388d-e079-474d-961b-1e1df466b667"
 A_ID = "a436f897-7aca-4203-8405-66e524820219"
 BAK = re.compile(r"\.bak\.\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z")
 KEEP_50 = {"agents": {"defaults": {"compaction": {"keepRecentTokens": 50}}}}
-
-
-def sessions_dir(state: Path, agent: str = "main") -> Path:
-    return state / "agents" / agent / "sessions"
 
 
 def fixture_lines(source: str) -> list[str]:
@@ -63,11 +60,6 @@ def add_session(state: Path, key: str, session_id: str | None = None, source: st
     store[key] = entry
     _write_json_atomic(store_path, store)
     return transcript
-
-
-def write_config(state: Path, config: dict[str, Any]) -> None:
-    state.mkdir(parents=True, exist_ok=True)
-    (state / "openclaw.json").write_text(json.dumps(config, indent=2))
 
 
 def llm_config(base_url: str, keep_recent: bool = True) -> dict[str, Any]:
@@ -128,12 +120,6 @@ def session_files(state: Path, session_id: str) -> dict[str, bytes]:
     return out
 
 
-def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
-    """Every file below `folder` with its bytes and mtime."""
-    return {str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns)
-            for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
 def ours(args: list[str], home: Path, env: dict[str, str] | None = None, **kw: Any) -> refbin.Result:
     return refbin.run_ours(args, home, env, **kw)
 
@@ -144,7 +130,7 @@ def reference(args: list[str], home: Path, env: dict[str, str] | None = None) ->
 
 def offline_env(**extra: str) -> dict[str, str]:
     """Env for our CLI with nothing listening at the Gateway port (so it works on the files)."""
-    from gateway_fixture import closed_port
+    from helpers.gateway import closed_port
 
     return {"OPENCLAW_GATEWAY_PORT": str(closed_port()), **extra}
 

@@ -6,8 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import refbin
-from gateway_fixture import FakeGateway, RunningGateway, start_gateway
+
+from helpers import refbin
+from helpers.gateway import FakeGateway, RunningGateway, start_gateway
 
 
 def _require_reference() -> None:

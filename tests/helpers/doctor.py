@@ -10,7 +10,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import refbin
+from helpers import refbin
+from helpers.state import home_sessions_dir, state_dir
+from helpers.state import write_config as state_config
 
 MAIN_SID = "11111111-1111-4111-8111-111111111111"
 GROUP_SID = "22222222-2222-4222-8222-222222222222"
@@ -18,20 +20,13 @@ ORPHAN_SID = "33333333-3333-4333-8333-333333333333"
 TOKEN = "0123456789abcdef0123456789abcdef0123456789abcdef"
 
 
-def state(home: Path) -> Path:
-    return home / ".openclaw"
-
-
-def sessions(home: Path, agent: str = "main") -> Path:
-    return state(home) / "agents" / agent / "sessions"
+state = state_dir
+sessions = home_sessions_dir
 
 
 def write_config(home: Path, cfg: dict | str, mode: int = 0o600) -> Path:
-    path = state(home) / "openclaw.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(cfg if isinstance(cfg, str) else json.dumps(cfg, indent=2))
-    os.chmod(path, mode)
-    return path
+    """The HOME's `openclaw.json` (private by default, as OpenClaw writes it)."""
+    return state_config(state_dir(home), cfg, mode=mode)
 
 
 def header(sid: str) -> str:

@@ -9,9 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import refbin
+from helpers import refbin
 
-DATA = Path(__file__).resolve().parent / "data" / "context"
+DATA = Path(__file__).resolve().parents[1] / "data" / "context"
 REAL = DATA / "real-2026.7.1"
 MAIN_ID = "eb01388d-e079-474d-961b-1e1df466b667"
 

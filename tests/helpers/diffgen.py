@@ -12,9 +12,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from diffharness import Case
+from helpers.diffharness import Case
 
 SEC = 1_000
 MIN = 60 * SEC

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import refbin
+from helpers import refbin
 from helpers.clock import pin_session_reset
 
 READY_TIMEOUT_S = 90.0

@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 REFERENCE_DIR = Path(os.environ.get("OPENCLAW_REFERENCE_DIR", ROOT / ".reference"))
 # The default oracle, installed in REFERENCE_DIR itself; every other release has its own npm
 # project REFERENCE_DIR/<version>/ (scripts/install-reference.sh). All share one Node 24.

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import refbin
+from helpers import refbin
 
 # A loopback port nothing listens on: the reference tries the Gateway first for applying
 # runs without --store, gets "connection refused" and falls back to local cleanup.
