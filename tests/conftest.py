@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,41 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from helpers import refbin
 
 pytest_plugins = ["helpers.gateway_fixtures"]
+
+# What a developer's shell may set that changes what our CLI (or OpenClaw's) reads, prints or
+# connects to: none of it reaches a test. OPENCLAW_REFERENCE_DIR only says where the reference
+# releases are installed and is kept.
+ISOLATED_NAMES = frozenset({
+    "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "COLUMNS", "LINES", "TERM", "COLORTERM",
+    "USERPROFILE", "PI_CODING_AGENT_DIR",
+    "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "WS_PROXY", "WSS_PROXY",
+})
+KEPT_OPENCLAW_NAMES = frozenset({"OPENCLAW_REFERENCE_DIR"})
+
+
+def _isolated(name: str) -> bool:
+    if name.upper() in ISOLATED_NAMES or name.endswith("_API_KEY"):
+        return True
+    return name.startswith("OPENCLAW_") and name not in KEPT_OPENCLAW_NAMES
+
+
+@pytest.fixture(autouse=True)
+def isolated_environment(tmp_path_factory: pytest.TempPathFactory):
+    """Every test starts from an environment without the developer's state: HOME is an empty
+    folder of its own, no OPENCLAW_* settings, no colour or terminal-size settings, no proxies,
+    TZ=UTC. Whatever a test (or an in-process run of our CLI) changes in os.environ is undone."""
+    saved = dict(os.environ)
+    for name in [n for n in os.environ if _isolated(n)]:
+        del os.environ[name]
+    os.environ["HOME"] = str(tmp_path_factory.mktemp("user-home"))
+    os.environ["TZ"] = "UTC"
+    time.tzset()
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+        time.tzset()
 
 
 @pytest.fixture
