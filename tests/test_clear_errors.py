@@ -10,9 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import cli
 from helpers.context import MAIN_ID, copy_state
 from helpers.folders import folder_digest
 from helpers.gateway import closed_port, tcp_listener
+from helpers.refbin import Result
 
 SESSIONS = Path(".openclaw/agents/main/sessions")
 LONG = "s" * 251  # a file name that fits (at most 255 bytes), whose `<name>.lock` does not
@@ -26,16 +28,12 @@ def home(tmp_path: Path) -> Path:
     return home
 
 
-def ours(argv: list[str], home: Path, stdin: bytes | None = None, **env: str) -> subprocess.CompletedProcess:
-    full = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "NO_COLOR": "1",
-            "TZ": "UTC", "OPENCLAW_GATEWAY_PORT": str(closed_port()), **env}
-    result = subprocess.run([sys.executable, "-m", "openclaw_cli", *argv], env=full, cwd=home, input=stdin,
-                            capture_output=True, timeout=120)
-    return subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode("utf-8", "replace"),
-                                       result.stderr.decode("utf-8", "replace"))
+def ours(argv: list[str], home: Path, stdin: bytes | None = None, **env: str) -> Result:
+    """Our CLI in-process, with nothing listening at the Gateway port."""
+    return cli.run(argv, home, {"OPENCLAW_GATEWAY_PORT": str(closed_port()), **env}, input=stdin)
 
 
-def fails_cleanly(result: subprocess.CompletedProcess, code: int, stderr: str) -> None:
+def fails_cleanly(result: Result, code: int, stderr: str) -> None:
     assert "unexpected error" not in result.stderr and "Traceback" not in result.stderr, result.stderr
     assert (result.returncode, result.stderr) == (code, stderr), (result.stdout, result.stderr)
 

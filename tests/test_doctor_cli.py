@@ -8,8 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from helpers import cli
 from helpers.doctor import TOKEN, doctor, f1, f2, lint, state, write_config
-from helpers.refbin import run_ours
 
 
 def test_lint_only_flags_need_lint(home):
@@ -84,18 +84,18 @@ def test_nix_mode_refuses_repairs(home):
     assert doctor(home, env={"OPENCLAW_NIX_MODE": "1"}, non_interactive=True).code == 0
 
 
-def test_cli_subprocess_plain_text_and_exit_codes(home):
+def test_the_cli_prints_plain_text_when_piped_and_exits_with_true_codes(home):
     f1(home)
     env = {"OPENCLAW_GATEWAY_PORT": "1"}
-    run = run_ours(["doctor", "--non-interactive"], home, env)
+    run = cli.run(["doctor", "--non-interactive"], home, env)
     assert run.returncode == 0
     assert "OpenClaw doctor" in run.stdout and "Doctor complete." in run.stdout
     assert not any(ch in run.stdout for ch in "╭╮╰╯│─")  # plain text when piped
     assert "Invalid config:" in run.stderr
     assert "Traceback" not in run.stderr
-    lint_run = run_ours(["doctor", "--lint"], home, env)  # piped: JSON without --json
+    lint_run = cli.run(["doctor", "--lint"], home, env)  # piped: JSON without --json
     assert lint_run.returncode == 1 and json.loads(lint_run.stdout)["ok"] is False
-    bad = run_ours(["doctor", "--json"], home, env)
+    bad = cli.run(["doctor", "--json"], home, env)
     assert bad.returncode == 2 and "doctor lint options require --lint" in bad.stderr
     assert "Traceback" not in bad.stderr
 
@@ -135,9 +135,9 @@ def test_no_output_shows_a_credential(home, flags):
         assert generated not in text
 
 
-def test_generated_token_never_printed_in_subprocess(home):
+def test_a_generated_token_is_never_printed_by_the_cli(home):
     write_config(home, {"gateway": {"mode": "local"}})
-    run = run_ours(["doctor", "--generate-gateway-token", "--non-interactive"], home, {"OPENCLAW_GATEWAY_PORT": "1"})
+    run = cli.run(["doctor", "--generate-gateway-token", "--non-interactive"], home, {"OPENCLAW_GATEWAY_PORT": "1"})
     token = json.loads((state(home) / "openclaw.json").read_text())["gateway"]["auth"]["token"]
     assert len(token) == 48
     assert token not in run.stdout + run.stderr

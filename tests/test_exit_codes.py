@@ -11,13 +11,13 @@ import json
 import os
 import re
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from helpers import cli, refbin
 from helpers.context import MAIN_ID, copy_state
 from helpers.folders import folder_digest
 from helpers.gateway import closed_port
@@ -163,17 +163,21 @@ def _argv(command: tuple[str, ...], item: Run) -> list[str]:
     return [*command, *item.argv]
 
 
-def _ours(argv: list[str], home: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
-    full = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "NO_COLOR": "1",
-            "TZ": "UTC", "OPENCLAW_GATEWAY_PORT": str(closed_port()), **env}
-    return subprocess.run([sys.executable, "-m", "openclaw_cli", *argv], env=full, cwd=home, capture_output=True,
-                          text=True, timeout=120)
+# Runs that need a process of their own: the store lock is held by this test's process, which an
+# in-process run would take for itself.
+IN_A_CHILD_PROCESS = {"store lock"}
+
+
+def _ours(argv: list[str], home: Path, env: dict[str, str], setup: str = "") -> refbin.Result:
+    full = {"OPENCLAW_GATEWAY_PORT": str(closed_port()), **env}
+    if setup in IN_A_CHILD_PROCESS:
+        return refbin.run_ours(argv, home, full)
+    return cli.run(argv, home, full)
 
 
 def documented_codes(command: tuple[str, ...]) -> set[int]:
     """The codes of the `Exit codes:` table in the command's --help."""
-    result = subprocess.run([sys.executable, "-m", "openclaw_cli", *command, "--help"], capture_output=True,
-                            text=True, timeout=60)
+    result = cli.run([*command, "--help"])
     assert result.returncode == 0, result.stderr
     section = result.stdout.split("Exit codes:", 1)
     assert len(section) == 2, f"`openclaw {' '.join(command)} --help` has no Exit codes section"
@@ -225,7 +229,7 @@ def test_each_documented_exit_code_is_real(command, code: int, item: Run, tmp_pa
     if item.setup == "transcript lock":
         _hold_transcript_lock(home, request.getfixturevalue("lock_holder").pid)
     before = folder_digest(home)
-    result = _ours(_argv(command, item), home, item.env)
+    result = _ours(_argv(command, item), home, item.env, item.setup)
     shown = result.stdout if code == 0 or item.stream == "stdout" else result.stderr
     assert result.returncode == code, f"exit {result.returncode}\n{result.stdout}\n{result.stderr}"
     assert item.says in shown, shown

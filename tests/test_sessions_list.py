@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import refbin
+from helpers import cli
 from helpers.folders import folder_digest
 
 from openclaw_cli.errors import CliError
@@ -248,10 +248,10 @@ def _store(now: int) -> dict:
 
 def test_colour_only_when_asked(home: Path) -> None:
     _write_store(home, _store(int(time.time() * 1000)))
-    plain = refbin.run_ours(["sessions"], home)
+    plain = cli.run(["sessions"], home)
     assert "\x1b[" not in plain.stdout
     env = {"FORCE_COLOR": "1"}
-    coloured = refbin.run_ours(["sessions"], home, env=env)
+    coloured = cli.run(["sessions"], home, env=env)
     assert "\x1b[" in coloured.stdout
     lines = coloured.stdout.splitlines()
     assert len(lines) == len(plain.stdout.splitlines())
@@ -260,15 +260,15 @@ def test_colour_only_when_asked(home: Path) -> None:
 
 def test_parent_json_agent_and_store_reach_list(home: Path) -> None:
     _write_store(home, _store(int(time.time() * 1000)))
-    direct = refbin.run_ours(["sessions", "list", "--json", "--agent", "main"], home)
-    parent = refbin.run_ours(["sessions", "--json", "--agent", "main", "list"], home)
+    direct = cli.run(["sessions", "list", "--json", "--agent", "main"], home)
+    parent = cli.run(["sessions", "--json", "--agent", "main", "list"], home)
     assert direct.returncode == parent.returncode == 0
     assert json.loads(parent.stdout)["count"] == json.loads(direct.stdout)["count"] == 5
 
 
 def test_parent_active_and_limit_reach_list(home: Path) -> None:
     _write_store(home, _store(int(time.time() * 1000)))
-    result = refbin.run_ours(["sessions", "--limit", "2", "--active", "200", "--json", "list"], home)
+    result = cli.run(["sessions", "--limit", "2", "--active", "200", "--json", "list"], home)
     doc = json.loads(result.stdout)
     assert (doc["count"], doc["totalCount"], doc["activeMinutes"]) == (2, 4, 200)
 
@@ -276,7 +276,7 @@ def test_parent_active_and_limit_reach_list(home: Path) -> None:
 def test_listing_reads_the_state_database_without_writing(home: Path, tmp_path: Path) -> None:
     now = int(time.time() * 1000)
     _write_store(home, {"agent:main:acp:one": {"sessionId": "one", "updatedAt": now}})
-    result = refbin.run_ours(["sessions", "--json"], home)
+    result = cli.run(["sessions", "--json"], home)
     assert json.loads(result.stdout)["sessions"][0]["acpRuntime"] is False
     assert not (home / ".openclaw" / "state").exists()
 
@@ -288,7 +288,7 @@ def test_listing_reads_the_state_database_without_writing(home: Path, tmp_path: 
         conn.execute("INSERT INTO acp_sessions VALUES ('agent:main:acp:one', NULL, 'acpx')")
     conn.close()
     before = sorted(p.name for p in db.parent.iterdir())
-    row = json.loads(refbin.run_ours(["sessions", "--json"], home).stdout)["sessions"][0]
+    row = json.loads(cli.run(["sessions", "--json"], home).stdout)["sessions"][0]
     assert (row["acpRuntime"], row["model"], row["modelProvider"]) == (True, "main-acp", "acpx")
     assert row["agentRuntime"] == {"id": "acpx", "source": "session-key"}
     assert sorted(p.name for p in db.parent.iterdir()) == before
@@ -316,7 +316,7 @@ def test_listing_sees_rows_still_in_the_write_ahead_log(home: Path) -> None:
         writer.execute("INSERT INTO acp_sessions VALUES ('agent:main:acp:two', 'two', 'custom')")
         writer.commit()
         assert (db.parent / "openclaw.sqlite-wal").stat().st_size > 0
-        row = json.loads(refbin.run_ours(["sessions", "--json"], home).stdout)["sessions"][0]
+        row = json.loads(cli.run(["sessions", "--json"], home).stdout)["sessions"][0]
     finally:
         writer.close()
     assert row["agentRuntime"] == {"id": "custom", "source": "session-key"}
@@ -333,9 +333,9 @@ def test_an_explicit_store_that_does_not_exist_is_an_error(home: Path, argv: lis
     _write_store(home, _store(int(time.time() * 1000)))
     typo = home / "x" / "typo" / "sesions.json"
     before = folder_digest(home)
-    result = refbin.run_ours([*argv, "--store", str(typo)], home)
+    result = cli.run([*argv, "--store", str(typo)], home)
     assert (result.returncode, result.stdout, result.stderr) == (1, "", f"no session store at {typo}\n")
-    parent = refbin.run_ours(["sessions", "--store", str(typo), *argv[1:]], home)
+    parent = cli.run(["sessions", "--store", str(typo), *argv[1:]], home)
     assert (parent.returncode, parent.stderr) == (1, f"no session store at {typo}\n")
     assert folder_digest(home) == before
 
@@ -344,7 +344,7 @@ def test_an_explicit_store_naming_a_folder_asks_whether_the_file_was_meant(home:
     store = _write_store(home, _store(int(time.time() * 1000)))
     before = folder_digest(home)
     for argv in LIST_FORMS:
-        result = refbin.run_ours([*argv, "--store", str(store.parent)], home)
+        result = cli.run([*argv, "--store", str(store.parent)], home)
         assert (result.returncode, result.stdout) == (1, ""), argv
         assert result.stderr == f"{store.parent} is a folder; did you mean {store}?\n"
     assert folder_digest(home) == before
@@ -356,9 +356,9 @@ def test_a_store_that_does_not_parse_is_an_error_like_cleanup(home: Path, text: 
     store.parent.mkdir(parents=True)
     store.write_text(text)
     before = folder_digest(home)
-    cleanup = refbin.run_ours(["sessions", "cleanup", "--dry-run"], home)
+    cleanup = cli.run(["sessions", "cleanup", "--dry-run"], home)
     assert cleanup.returncode == 1 and f"session store {store} is not valid" in cleanup.stderr
     for argv in LIST_FORMS + [[*LIST_FORMS[0], "--store", str(store)], ["sessions", "--all-agents", "--json"]]:
-        result = refbin.run_ours(argv, home)
+        result = cli.run(argv, home)
         assert (result.returncode, result.stdout, result.stderr) == (1, "", cleanup.stderr), argv
     assert folder_digest(home) == before
