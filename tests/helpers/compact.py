@@ -10,7 +10,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from helpers import refbin
+from helpers import cli, refbin
 from helpers.clock import shift_entry, shift_to_run_start
 from helpers.state import sessions_dir
 
@@ -121,7 +121,8 @@ def session_files(state: Path, session_id: str) -> dict[str, bytes]:
 
 
 def ours(args: list[str], home: Path, env: dict[str, str] | None = None, **kw: Any) -> refbin.Result:
-    return refbin.run_ours(args, home, env, **kw)
+    """Our CLI in-process (helpers.cli.run), on `home`."""
+    return cli.run(args, home, env, **kw)
 
 
 def reference(args: list[str], home: Path, env: dict[str, str] | None = None) -> refbin.Result:
