@@ -139,15 +139,15 @@ def test_a_file_in_place_of_the_default_state_folder_is_to_be_moved_aside(tmp_pa
                                   ["doctor"], ["doctor", "--lint"], ["doctor", "--fix", "--non-interactive"]],
                          ids=" ".join)
 def test_every_command_stops_on_a_state_folder_that_is_a_file(tmp_path, argv):
+    from helpers import cli
     from helpers.folders import folder_digest
-    from helpers.refbin import run_ours
 
     home = tmp_path / "home"
     home.mkdir()
     (home / "state").write_text("not a folder")
     before = folder_digest(tmp_path)
     for env in ({"OPENCLAW_STATE_DIR": str(home / "state")}, {"HOME": str(home / "state")}):
-        result = run_ours(argv, home, {"OPENCLAW_GATEWAY_PORT": "1", **env})
+        result = cli.run(argv, home, {"OPENCLAW_GATEWAY_PORT": "1", **env})
         name = next(iter(env))
         assert result.returncode == 1, (env, result.stdout, result.stderr)
         assert result.stderr.count("\n") == 1 and f"(from {name}={home}/state)" in result.stderr, result.stderr

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import refbin
+from helpers import cli
 from helpers.folders import folder_digest
 from helpers.references import every_file_era_release
 from helpers.state import state_dir, write_config
@@ -327,7 +327,7 @@ def test_every_command_treats_an_empty_store_file_exactly_like_one_that_does_not
             (folder / f"{sid}.jsonl").write_text('{"type":"message","message":{"role":"user","content":"hi"}}\n')
         reason = S.load_store(folder / "sessions.json", allow_corrupt=True).error
         before = folder_digest(home)
-        result = refbin.run_ours(argv, home, {"OPENCLAW_GATEWAY_PORT": "1"})
+        result = cli.run(argv, home, {"OPENCLAW_GATEWAY_PORT": "1"})
         assert folder_digest(home) == before
 
         def same(text: str, reason: str = reason, home: Path = home) -> str:

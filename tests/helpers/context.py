@@ -5,11 +5,9 @@ from __future__ import annotations
 import os
 import shutil
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
-from helpers import refbin
+from helpers import cli, refbin
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "context"
 REAL = DATA / "real-2026.7.1"
@@ -42,9 +40,9 @@ def env_for(home: Path, state: Path | None = None, workspace: Path | None = None
     return env
 
 
-def run_context(args: list[str], env: dict[str, str], timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "openclaw_cli", "context", *args], env=env,
-                          capture_output=True, text=True, timeout=timeout, cwd=env["HOME"])
+def run_context(args: list[str], env: dict[str, str]) -> refbin.Result:
+    """`openclaw context <args>` in-process (helpers.cli.run) with `env` (from env_for) as its environment."""
+    return cli.run(["context", *args], env["HOME"], env)
 
 
 def reference_part(text: str) -> str:
