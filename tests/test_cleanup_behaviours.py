@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from helpers import refbin
+from helpers.cli import run as run_in_process
 from helpers.folders import folder_digest
 from helpers.references import every_file_era_release
 from helpers.state import home_sessions_dir, state_dir
@@ -102,9 +103,11 @@ def previewed(store: Path | None = None, **options) -> dict:
     return outcome.previews[0].summary
 
 
-def cli(home: Path, *args: str) -> refbin.Result:
-    """`openclaw sessions cleanup ...` end to end; nothing listens on the Gateway port."""
-    return refbin.run_ours(["sessions", "cleanup", *args], home, {"OPENCLAW_GATEWAY_PORT": "1"})
+def cli(home: Path, *args: str, child_process: bool = False) -> refbin.Result:
+    """`openclaw sessions cleanup ...` end to end (in-process unless the test needs a process of its
+    own); nothing listens on the Gateway port."""
+    run = refbin.run_ours if child_process else run_in_process
+    return run(["sessions", "cleanup", *args], home, {"OPENCLAW_GATEWAY_PORT": "1"})
 
 
 class Planned:
@@ -178,10 +181,7 @@ LABEL_SUMMARY = [
 
 @pytest.fixture(autouse=True)
 def isolated(home: Path, monkeypatch):
-    """HOME is a scratch folder; no OpenClaw variable of the real environment leaks in."""
-    for name in list(os.environ):
-        if name.startswith("OPENCLAW_"):
-            monkeypatch.delenv(name)
+    """HOME (and the working folder) is the test's scratch home (conftest isolates the rest)."""
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.chdir(home)
     return home
@@ -1245,7 +1245,7 @@ def test_a_live_foreign_lock_makes_the_run_wait_then_exit_75(home):
     put(lock, json.dumps({"pid": holder, "startedAt": now_ms()}))  # touched now
     before = store.read_bytes()
     started = time.monotonic()
-    result = cli(home, "--enforce", "--wait", "0.3", "--store", str(store))
+    result = cli(home, "--enforce", "--wait", "0.3", "--store", str(store), child_process=True)
     assert result.returncode == 75
     assert time.monotonic() - started >= 0.3
     assert f"process {holder}" in result.stderr
