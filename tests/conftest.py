@@ -76,3 +76,11 @@ def home(tmp_path: Path) -> Path:
     h = tmp_path / "home"
     (h / ".openclaw").mkdir(parents=True)
     return h
+
+
+@pytest.fixture
+def at_home(home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """HOME and the working folder are the test's scratch `home` (for in-process runs that read ~)."""
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(home)
+    return home

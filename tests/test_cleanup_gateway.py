@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from helpers import refbin
+from helpers.cleanup import set_age
 from helpers.gateway import RunningGateway, closed_port, start_gateway, tcp_listener
 from helpers.state import sessions_dir, write_config
 
@@ -35,11 +36,6 @@ WRONG = "not-the-secret-5f3a9c"
 
 def sid(n: int) -> str:
     return f"00000000-0000-4000-8000-{n:012d}"
-
-
-def set_age(path: Path, age_ms: int) -> None:
-    when = time.time() - age_ms / 1000
-    os.utime(path, (when, when))
 
 
 def prepare_store(state: Path, agent: str = "main", now_ms: int | None = None) -> Path:
