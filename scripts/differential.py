@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from helpers import refbin  # noqa: E402
-from helpers.diffgen import case_features, case_seeds, edge_cases, generate_case  # noqa: E402
+from helpers.diffcoverage import case_features  # noqa: E402
+from helpers.diffgen import case_seeds, edge_cases, generate_case  # noqa: E402
 from helpers.diffharness import Case, DiffRunner, case_env, materialize, save_reproducer  # noqa: E402
 
 

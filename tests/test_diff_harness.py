@@ -9,16 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.diffcoverage import REQUIRED_CATEGORIES, case_features, classify_key, classify_transcript
 from helpers.diffgen import (
     DAY,
     HOUR,
     MIN,
-    REQUIRED_CATEGORIES,
     Ages,
-    case_features,
     case_seeds,
-    classify_key,
-    classify_transcript,
     edge_cases,
     format_time_ago,
     generate_case,
