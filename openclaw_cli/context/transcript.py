@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from openclaw_cli.errors import CliError
-from openclaw_cli.transcript import jsjson
+from openclaw_cli.js import json as jsjson
 from openclaw_cli.transcript.reader import iter_raw_lines
 from openclaw_cli.transcript.realness import REAL_ROLES, has_meaningful_conversation_content, real_flags
 from openclaw_cli.transcript.tokens import estimate_tokens

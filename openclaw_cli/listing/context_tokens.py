@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from openclaw_cli.js.values import MISSING, coalesce
+from openclaw_cli.js.values import UNDEFINED, coalesce
 from openclaw_cli.listing.runtime_config import DEFAULT_CONTEXT_TOKENS, defaults_of, is_record
 
 
@@ -61,9 +61,9 @@ class ContextDefaults:
 
     def __init__(self, cfg: Mapping, default_model: str) -> None:
         self.windows = ContextWindows(cfg)
-        self.configured = defaults_of(cfg).get("contextTokens", MISSING)
+        self.configured = defaults_of(cfg).get("contextTokens", UNDEFINED)
         fallback = coalesce(self.configured, self.windows.lookup(default_model))
-        self.fallback = fallback if fallback not in (None, MISSING) else DEFAULT_CONTEXT_TOKENS
+        self.fallback = fallback if fallback not in (None, UNDEFINED) else DEFAULT_CONTEXT_TOKENS
 
     def for_row(self, row_context_tokens: Any, model: str) -> Any:
         """`row ?? agents.defaults.contextTokens ?? lookup(model) ?? the default-model window`."""

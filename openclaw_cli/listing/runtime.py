@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from openclaw_cli.config.agents import normalize_agent_id, resolve_default_agent_id
 from openclaw_cli.js.strings import js_trim, sanitize_terminal_text
-from openclaw_cli.js.values import MISSING, coalesce, lower_or_empty, opt_lower, opt_str, truthy
+from openclaw_cli.js.values import UNDEFINED, coalesce, lower_or_empty, opt_lower, opt_str, truthy
 from openclaw_cli.listing.cli_providers import is_cli_provider
 from openclaw_cli.listing.runtime_config import (
     DEFAULT_MODEL,
@@ -249,8 +249,8 @@ def runtime_label(cfg: Mapping, entry: Mapping, runtime: Mapping, fallback_provi
             return f"{agent} (acp/{backend})" if backend else f"{agent} (acp)"
     if harness and harness not in ("auto", "default"):
         return RUNTIME_LABELS.get(harness) or sanitize_terminal_text(harness)
-    provider_raw = opt_str(coalesce(opt_str(entry.get("modelProvider", MISSING)),
-                                    opt_str(entry.get("providerOverride", MISSING)),
+    provider_raw = opt_str(coalesce(opt_str(entry.get("modelProvider", UNDEFINED)),
+                                    opt_str(entry.get("providerOverride", UNDEFINED)),
                                     opt_str(fallback_provider)))
     provider = sanitize_terminal_text(provider_raw) if provider_raw else None
     if provider and is_cli_provider(provider, cfg):

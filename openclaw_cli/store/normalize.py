@@ -13,6 +13,8 @@ from typing import Any
 
 from openclaw_cli.js.json import JS_WHITESPACE as _JS_WS
 from openclaw_cli.js.json import dumps_compact_bytes, js_number, js_ordered, js_trim, js_utf16_len
+from openclaw_cli.js.values import UNDEFINED
+from openclaw_cli.js.values import truthy as js_truthy
 
 __all__ = [
     "UNDEF",
@@ -32,17 +34,7 @@ __all__ = [
 ]
 
 
-class _Undefined:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "UNDEF"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-UNDEF: Any = _Undefined()
+UNDEF: Any = UNDEFINED
 
 
 # ---------------------------------------------------------------------------------------
@@ -52,20 +44,6 @@ UNDEF: Any = _Undefined()
 def _is_num(v: Any) -> bool:
     t = type(v)
     return t is int or t is float
-
-
-def js_truthy(v: Any) -> bool:
-    """JavaScript truthiness of a JSON value (empty objects and arrays are truthy)."""
-    if v is UNDEF or v is None or v is False:
-        return False
-    if v is True:
-        return True
-    t = type(v)
-    if t is str:
-        return v != ""
-    if t is int or t is float:
-        return v != 0 and v == v
-    return True
 
 
 def _eq(a: Any, b: Any) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from openclaw_cli.transcript import jsjson
+from openclaw_cli.js import json as jsjson
 from openclaw_cli.transcript.reader import iter_raw_lines
 from openclaw_cli.transcript.realness import REAL_ROLES, has_meaningful_conversation_content, real_flags
 from openclaw_cli.transcript.tree import scan_tree, select_path

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from openclaw_cli.transcript import jsjson
+from openclaw_cli.js import json as jsjson
 from openclaw_cli.transcript.messages import message_from_entry, normalize_loaded_entry
 from openclaw_cli.transcript.reader import iter_raw_lines
 from openclaw_cli.transcript.realness import REAL_ROLES, has_meaningful_conversation_content

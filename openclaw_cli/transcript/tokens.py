@@ -6,7 +6,8 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from openclaw_cli.transcript.jsjson import stringify, utf16_len
+from openclaw_cli.js.json import stringify
+from openclaw_cli.js.strings import utf16_len
 
 IMAGE_BLOCK_CHARS = 4800
 

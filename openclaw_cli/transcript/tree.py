@@ -7,15 +7,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openclaw_cli.transcript.index import CANONICAL_TYPES
-from openclaw_cli.transcript.jsjson import js_trim
+from openclaw_cli.js.strings import js_trim
+from openclaw_cli.js.values import UNDEFINED
 
 
-class _Undefined:
-    def __repr__(self) -> str:
-        return "undefined"
-
-
-UNDEFINED: Any = _Undefined()
 
 
 @dataclass(frozen=True, slots=True)

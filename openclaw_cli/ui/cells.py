@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from openclaw_cli.js.strings import js_string, js_truthy, pad_end, utf16_len, utf16_slice
+from openclaw_cli.js.strings import pad_end, utf16_len, utf16_slice
+from openclaw_cli.js.values import js_string
+from openclaw_cli.js.values import truthy as js_truthy
 
 KEY_PAD = 26
 AGE_PAD = 9

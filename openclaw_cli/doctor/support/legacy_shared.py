@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from openclaw_cli.js.values import UNDEFINED
+
 BLOCKED_KEYS = frozenset({"__proto__", "prototype", "constructor"})
 
 
@@ -51,12 +53,7 @@ def get_path(root: Any, path: tuple[str, ...]) -> Any:
     return cursor
 
 
-class _Missing:
-    def __repr__(self) -> str:
-        return "undefined"
-
-
-MISSING: Any = _Missing()
+MISSING: Any = UNDEFINED
 
 
 def js_str(value: Any) -> str:

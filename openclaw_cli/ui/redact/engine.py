@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
+from openclaw_cli.js.values import truthy as js_truthy
 from openclaw_cli.ui.redact import patterns as _P
 
 __all__ = ["JsRegex", "JsSyntaxError", "compile_js_regex", "redact_console_text", "redact_lines"]
@@ -1761,16 +1762,6 @@ def _js_length(value: object) -> object:
     return None
 
 
-def _js_truthy(value: object) -> bool:
-    if value is None or value is False:
-        return False
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value == value and value != 0
-    if isinstance(value, str):
-        return value != ""
-    return True
-
-
 class _PatternSet:
     """Resolved patterns, with one search telling which of them can match a text."""
 
@@ -1790,7 +1781,7 @@ _custom_sets: dict[tuple[str, ...], _PatternSet] = {}
 
 def _resolve_patterns(value: object) -> _PatternSet:
     global _default_set
-    if not _js_truthy(_js_length(value)):
+    if not js_truthy(_js_length(value)):
         if _default_set is None:
             _default_set = _PatternSet(_defaults())
         return _default_set
@@ -1810,7 +1801,7 @@ def _resolve_patterns(value: object) -> _PatternSet:
 
 
 def _includes_default_patterns(value: object) -> bool:
-    if not _js_truthy(_js_length(value)):
+    if not js_truthy(_js_length(value)):
         return True
     sources = {p for p in value if isinstance(p, str)} if isinstance(value, list) else set()
     return all(p in sources for p in _P.DEFAULT_REDACT_PATTERNS)
@@ -2371,7 +2362,7 @@ def redact_console_text(text: str, cfg: Mapping | None = None, secrets: Iterable
     if logging is not None and logging.get("redactSensitive") == "off":
         return _from_units(exact)
     raw_patterns = logging.get("redactPatterns") if logging is not None else None
-    custom = _js_truthy(_js_length(raw_patterns))
+    custom = js_truthy(_js_length(raw_patterns))
     if not custom and not _could_match_defaults(exact):
         return _from_units(exact)
     patterns = _resolve_patterns(raw_patterns)
