@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from openclaw_cli.js.values import js_string
 from openclaw_cli.js.json import ordered_keys, stringify
 from openclaw_cli.js.strings import utf16_len
+from openclaw_cli.js.values import js_string
 from openclaw_cli.transcript.tokens import block_text
 
 COMPACTION_SUMMARY_PREFIX = ("The conversation history before this point was compacted into the "

@@ -6,11 +6,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from openclaw_cli.transcript.index import CANONICAL_TYPES
 from openclaw_cli.js.strings import js_trim
 from openclaw_cli.js.values import UNDEFINED
-
-
+from openclaw_cli.transcript.index import CANONICAL_TYPES
 
 
 @dataclass(frozen=True, slots=True)
