@@ -62,7 +62,9 @@ def root(
 
     if no_color:
         os.environ["NO_COLOR"] = "1"
-        os.environ["OPENCLAW_CLI_NO_COLOR"] = "1"
+        from openclaw_cli.ui import console
+
+        console.disable_color()
     if log_level not in ("error", "warn", "info", "debug"):
         raise UsageError(f"--log-level must be one of error, warn, info, debug (got {log_level!r})")
     os.environ["OPENCLAW_CLI_LOG_LEVEL"] = log_level

@@ -49,14 +49,15 @@ Asker = Callable[[str, bool], bool]
 
 def ask_on_terminal(message: str, default: bool) -> bool:
     """A yes/no question on stderr, answered on stdin; empty answer = default."""
+    from openclaw_cli.ui.console import stderr_text
+
     suffix = " [Y/n] " if default else " [y/N] "
     while True:
-        sys.stderr.write(message + suffix)
-        sys.stderr.flush()
+        stderr_text(message + suffix, flush=True)
         try:
             line = sys.stdin.readline()
         except KeyboardInterrupt:
-            sys.stderr.write("\n")
+            stderr_text("\n")
             raise PromptCancelled("Setup cancelled.") from None
         if not line:
             raise PromptCancelled("Setup cancelled.")
