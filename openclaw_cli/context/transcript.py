@@ -126,7 +126,7 @@ def _scan(path: str, exact: Callable[[Mapping[str, Any]], int] | None) -> Transc
         light.append({k: record[k] for k in TREE_KEYS if k in record})
         infos.append(_message_info(record, exact))
     selected = _select(light)
-    messages = [infos[i] for i in selected if infos[i] is not None]
+    messages = [m for i in selected if (m := infos[i]) is not None]
     roles = [m.role for m in messages]
     flags = real_flags(roles, [m.meaningful for m in messages])
     stats.total = len(messages)

@@ -226,11 +226,11 @@ def loads(data: str | bytes | bytearray | memoryview) -> Any:
     if isinstance(data, str):
         text = data
         try:
-            raw: bytes | bytearray | memoryview = data.encode("utf-8")
+            raw: bytes | bytearray = data.encode("utf-8")
         except UnicodeEncodeError:
             return _slow_loads(text)
     else:
-        raw, text = data, None
+        raw, text = (bytes(data) if isinstance(data, memoryview) else data), None
     try:
         value = pydantic_core.from_json(raw, allow_inf_nan=False)
     except ValueError:

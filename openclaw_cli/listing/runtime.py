@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 from urllib.parse import urlsplit
 
 from openclaw_cli.config.agents import normalize_agent_id, resolve_default_agent_id
@@ -46,7 +46,7 @@ def normalize_runtime_id(raw: Any) -> str | None:
     return value
 
 
-def _has_policy(value: Any) -> bool:
+def _has_policy(value: Any) -> TypeGuard[dict[str, Any]]:
     return is_record(value) and isinstance(value.get("id"), str) and bool(js_trim(value["id"]))
 
 
@@ -253,6 +253,6 @@ def runtime_label(cfg: Mapping, entry: Mapping, runtime: Mapping, fallback_provi
                                     opt_str(entry.get("providerOverride", UNDEFINED)),
                                     opt_str(fallback_provider)))
     provider = sanitize_terminal_text(provider_raw) if provider_raw else None
-    if provider and is_cli_provider(provider, cfg):
+    if provider and provider_raw and is_cli_provider(provider, cfg):
         return RUNTIME_LABELS.get(provider_raw.lower()) or f"{provider} (cli)"
     return RUNTIME_LABELS["openclaw"]

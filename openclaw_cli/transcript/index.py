@@ -181,7 +181,7 @@ class TranscriptIndex:
     size: int = 0
 
     @property
-    def version(self) -> int:
+    def version(self) -> float:
         version = self.header.get("version")
         return version if isinstance(version, (int, float)) and not isinstance(version, bool) else 1
 
@@ -275,7 +275,7 @@ class TranscriptIndex:
                 yield read_entry(text, self.version)
 
 
-def read_entry(text: str, version: int = 3) -> Any:
+def read_entry(text: str, version: float = 3) -> Any:
     """One line as the Gateway reads it: parsed, repaired (`repair_record`), normalized on load.
     Raises JsonLineError for a line that does not parse; DROPPED for one the repair removes."""
     record = repair_record(jsjson.parse(text))

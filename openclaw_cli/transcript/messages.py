@@ -26,7 +26,7 @@ def parse_timestamp_ms(value: Any) -> int | None:
     return parse_iso_ms(value)
 
 
-def normalize_loaded_entry(entry: Any, header_version: int = 3) -> Any:
+def normalize_loaded_entry(entry: Any, header_version: float = 3) -> Any:
     """What the session manager does on load: string/object content becomes text blocks;
     version-2 `hookMessage` roles read as `custom`."""
     if not isinstance(entry, dict) or entry.get("type") != "message":

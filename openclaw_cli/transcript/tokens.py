@@ -126,8 +126,9 @@ def assistant_context_usage(message: Mapping[str, Any]) -> float | None:
 def estimate_context_tokens_from(usages: Sequence[float | None], estimates: Sequence[int]) -> float:
     """`estimateContextTokens` over per-message (usage, estimate) pairs: last usage + trailing."""
     for i in range(len(usages) - 1, -1, -1):
-        if usages[i] is not None:
-            return usages[i] + sum(estimates[i + 1:])
+        usage = usages[i]
+        if usage is not None:
+            return usage + sum(estimates[i + 1:])
     return sum(estimates)
 
 

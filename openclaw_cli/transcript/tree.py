@@ -88,6 +88,7 @@ def scan_tree(records: Sequence[Any]) -> TreeScan:
     def known(ref: Any) -> bool:
         return ref is None or (ref in tree.by_id and ref not in invalid)
 
+    node: TreeNode | None
     for index, record in enumerate(records):
         explicit = parse_tree_entry(record)
         if (explicit is not None and explicit.leaf_id is not UNDEFINED and is_leaf_control(record)

@@ -229,8 +229,8 @@ def case_closure(ranges: Ranges, unicode: bool) -> Ranges:
     if _count(smaller) <= 4096 and not any(
             _is_cased(cp) and cp not in settled for lo, hi in smaller for cp in range(lo, hi + 1)):
         return out
-    add = []
-    for group in _groups(unicode):
-        if any(_contains(out, cp) for cp in group):
-            add.extend((cp, cp) for cp in group)
+    add: list[tuple[int, int]] = []
+    for case_group in _groups(unicode):
+        if any(_contains(out, cp) for cp in case_group):
+            add.extend((cp, cp) for cp in case_group)
     return merge(out + add) if add else out

@@ -255,7 +255,7 @@ class _Emitter:
         self.count = 0
         self.js_to_py: dict[int, int] = {}
         self.closed: set[int] = set()
-        self.checks: list[tuple[int, re.Pattern, bool]] = []
+        self.checks: list[tuple[int, _LookbehindCheck, bool]] = []
 
     def emit(self, node, top: bool = False) -> str:
         kind = node[0]
@@ -331,11 +331,11 @@ class _Emitter:
         if kind == "bref":
             # A group that has not participated (or is still open) matches empty.
             numbers = [self.js_to_py[k] for k in node[1] if k in self.closed]
-            out = ""
+            refs = ""
             for py in reversed(numbers):
                 ref = f"(?i:\\{py})" if node[2] else f"\\{py}"
-                out = f"(?({py}){ref}|{out})" if out else f"(?({py}){ref})"
-            return out
+                refs = f"(?({py}){ref}|{refs})" if refs else f"(?({py}){ref})"
+            return refs
         if kind == "look":
             behind, negative, body = node[1], node[2], node[3]
             if not behind:
@@ -362,7 +362,6 @@ class _Emitter:
 
 
 _TOPS = (0x7F, 0xFFFF, MAX_CP)
-_UNSET = object()
 
 
 class JsRegex:
@@ -381,6 +380,7 @@ class JsRegex:
         "_hidden",
         "_py_flags",
         "_required",
+        "_required_known",
         "_tree",
         "_variants",
         "flags",
@@ -412,14 +412,16 @@ class JsRegex:
         self._checks: list[tuple | None] = [None, None, None]
         if validate:
             self._compile(0)
-        self._required: object = _UNSET
+        self._required: frozenset[str] | None = None
+        self._required_known = False
         self._approximate: bool | None = None
 
     @property
     def required(self) -> frozenset[str] | None:
         """Strings (lower case) of which every match contains one, when known."""
-        if self._required is _UNSET:
+        if not self._required_known:
             self._required = _required_literals(self._tree)
+            self._required_known = True
         return self._required
 
     @property
@@ -485,13 +487,14 @@ class JsRegex:
 
     def test(self, s: str) -> bool:
         level = self.level(s)
-        if not self.sticky and not self._checks[level] and self._variants[level] is not None:
-            return self._variants[level].search(s) is not None
+        variant = self._variants[level]
+        if not self.sticky and not self._checks[level] and variant is not None:
+            return variant.search(s) is not None
         return self.exec(s, 0, level) is not None
 
     def captures(self, m: re.Match) -> list[str | None]:
         """Capture values in JavaScript order, None for groups that did not participate."""
-        groups = self._groups[_level_of(self, m)]
+        groups = self._groups_of(m)
         hidden = self._hidden
         return [m.group(g) if g and k not in hidden else None for k, g in enumerate(groups, 1)]
 
@@ -500,7 +503,14 @@ class JsRegex:
         return [value or "" for value in self.captures(m)]
 
     def group_start(self, m: re.Match, index: int) -> int:
-        return m.start(self._groups[_level_of(self, m)][index])
+        return m.start(self._groups_of(m)[index])
+
+    def _groups_of(self, m: re.Match) -> tuple[int, ...]:
+        """The Python group number of each JavaScript capture, for the variant that matched."""
+        groups = self._groups[_level_of(self, m)]
+        if groups is None:
+            raise LookupError("match from a variant that was never compiled")
+        return groups
 
     def replace(self, s: str, fn) -> str:
         """String.prototype.replace with a global regex and a replacer function."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from openclaw_cli.js.regex.charsets import (
     CASELESS_PROPERTIES,
     DIGIT_RANGES,
@@ -28,15 +30,15 @@ _SYNTAX_CHARS = frozenset(map(ord, "^$\\.*+?()[]{}|/"))
 _CONTROL_ESCAPES = {ord("f"): 0x0C, ord("n"): 0x0A, ord("r"): 0x0D, ord("t"): 0x09, ord("v"): 0x0B}
 
 
-def _is_digit(cp: int | None) -> bool:
+def _is_digit(cp: int | None) -> TypeGuard[int]:
     return cp is not None and 0x30 <= cp <= 0x39
 
 
-def _is_hex(cp: int | None) -> bool:
+def _is_hex(cp: int | None) -> TypeGuard[int]:
     return cp is not None and (0x30 <= cp <= 0x39 or 0x41 <= cp <= 0x46 or 0x61 <= cp <= 0x66)
 
 
-def _is_letter(cp: int | None) -> bool:
+def _is_letter(cp: int | None) -> TypeGuard[int]:
     return cp is not None and (0x41 <= cp <= 0x5A or 0x61 <= cp <= 0x7A)
 
 
@@ -315,7 +317,7 @@ class Parser:
         self.ic, self.ml, self.dotall = saved
         return node
 
-    def _class_escape_ranges(self, letter: int) -> tuple[Ranges, bool] | None:
+    def _class_escape_ranges(self, letter: int) -> tuple[Ranges, bool]:
         """\\d \\D \\s \\S \\w \\W (and \\p{..} with `u`) as (ranges, negated)."""
         lower = letter | 0x20
         negated = letter != lower
@@ -343,6 +345,7 @@ class Parser:
             if self.ic and category not in CASELESS_PROPERTIES:
                 ranges = case_closure(ranges, True)
             return ranges, False
+        raise JsSyntaxError("Invalid class escape")
         return None
 
     def _character_escape(self, in_class: bool) -> int:
@@ -355,9 +358,9 @@ class Parser:
             return 0
         if ch == 0x78:
             if _is_hex(self.peek()) and _is_hex(self.peek(1)):
-                value = int(chr(self.c[self.i]) + chr(self.c[self.i + 1]), 16)
+                byte = int(chr(self.c[self.i]) + chr(self.c[self.i + 1]), 16)
                 self.i += 2
-                return value
+                return byte
             if self.u:
                 raise JsSyntaxError("Invalid escape")
             return ch
@@ -388,11 +391,11 @@ class Parser:
                 end += 1
             if end == self.i + 1 or end >= self.n or self.c[end] != 0x7D:
                 raise JsSyntaxError("Invalid Unicode escape")
-            value = int("".join(map(chr, self.c[self.i + 1:end])), 16)
-            if value > MAX_CP:
+            code_point = int("".join(map(chr, self.c[self.i + 1:end])), 16)
+            if code_point > MAX_CP:
                 raise JsSyntaxError("Invalid Unicode escape")
             self.i = end + 1
-            return value
+            return code_point
         value = self._hex4(self.i)
         if value is None:
             return None
@@ -512,10 +515,10 @@ class Parser:
         return ("set", ranges, negated)
 
     def class_atom(self) -> int | Ranges:
-        ch = self.c[self.i]
+        first = self.c[self.i]
         self.i += 1
-        if ch != 0x5C:
-            return ch
+        if first != 0x5C:
+            return first
         ch = self.peek()
         if ch is None:
             raise JsSyntaxError("\\ at end of pattern")
@@ -528,7 +531,7 @@ class Parser:
             return complement(ranges) if negated else list(ranges)
         if ch == 0x63:
             nxt = self.peek(1)
-            if _is_letter(nxt) or (not self.u and (_is_digit(nxt) or nxt == 0x5F)):
+            if nxt is not None and (_is_letter(nxt) or (not self.u and (_is_digit(nxt) or nxt == 0x5F))):
                 self.i += 2
                 return nxt % 32
             if self.u:

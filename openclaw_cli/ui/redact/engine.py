@@ -76,12 +76,12 @@ def _is_shell_reference_to_key(key: str, value: str) -> bool:
     if bare:
         return bare.group(1) == key
     braced = _BRACED_SHELL_REF.fullmatch(value)
-    return bool(braced) and braced.group(1) == key
+    return braced is not None and braced.group(1) == key
 
 
 def _preserves_shell_reference(match: str, token: str) -> bool:
     m = _ENV_KEY_IN_MATCH.search(match)
-    return bool(m) and _is_shell_reference_to_key(m.group(1), token)
+    return m is not None and _is_shell_reference_to_key(m.group(1), token)
 
 
 # --------------------------------------------------------------------------------------------
@@ -106,7 +106,10 @@ class _Pattern:
     def rx(self) -> JsRegex:
         if self._rx is None:
             source, flags = _pattern_source(self.raw)
-            self._rx = _compile_config_regex(source, flags, validate=False)
+            rx = _compile_config_regex(source, flags, validate=False)
+            if rx is None:
+                raise ValueError(f"a built-in redaction pattern does not compile: {self.raw}")
+            self._rx = rx
         return self._rx
 
 
