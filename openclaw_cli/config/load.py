@@ -16,6 +16,7 @@ from openclaw_cli.config.units import MAX_SAFE_INTEGER, parse_byte_size, parse_d
 from openclaw_cli.errors import ConfigError
 from openclaw_cli.js.strings import js_number_to_string as js_number_string
 from openclaw_cli.js.strings import js_trim
+from openclaw_cli.js.values import js_string as _js_string
 from openclaw_cli.js.values import object_at
 
 DEFAULT_GATEWAY_PORT = 18789
@@ -133,18 +134,6 @@ def _js_typeof(value: Any) -> str:
     if isinstance(value, str):
         return "string"
     return "object"
-
-
-def _js_string(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, (bool, int, float)):
-        return js_number_string(value)
-    if isinstance(value, dict):
-        return "[object Object]"
-    if isinstance(value, list):
-        return ",".join("" if v is None else _js_string(v) for v in value)
-    return str(value)
 
 
 def _realpath_or_self(path: str) -> str:

@@ -55,19 +55,3 @@ def get_path(root: Any, path: tuple[str, ...]) -> Any:
 
 MISSING: Any = UNDEFINED
 
-
-def js_str(value: Any) -> str:
-    """`String(value)` for JSON values."""
-    from openclaw_cli.js.strings import js_number_to_string
-
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if value is None:
-        return "null"
-    if isinstance(value, (int, float)):
-        return js_number_to_string(value)
-    if isinstance(value, str):
-        return value
-    return "[object Object]" if isinstance(value, dict) else ",".join(js_str(v) for v in value)
