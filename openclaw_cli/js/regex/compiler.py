@@ -54,54 +54,41 @@ def _nullable(node) -> bool:
     return True
 
 
+def _children(node) -> tuple:
+    """The sub-trees of a parsed node (none for atoms, sets, assertions and backreferences)."""
+    kind = node[0]
+    if kind in ("seq", "alt"):
+        return tuple(node[1])
+    if kind in ("group", "rep"):
+        return (node[1],)
+    if kind == "cap":
+        return (node[2],)
+    if kind == "look":
+        return (node[3],)
+    return ()
+
+
 def _empty_iterations(node) -> bool:
     """Whether an optional iteration could match empty: JavaScript rejects such an iteration
     (and backtracks into it), Python's engine keeps it, so captures and rarely the match differ."""
-    kind = node[0]
-    if kind == "rep":
+    if node[0] == "rep":
         mx = node[3]
         if (mx is None or mx > node[2]) and _nullable(node[1]):
             return True
-        return _empty_iterations(node[1])
-    if kind in ("seq", "alt"):
-        return any(_empty_iterations(child) for child in node[1])
-    if kind == "group":
-        return _empty_iterations(node[1])
-    if kind == "cap":
-        return _empty_iterations(node[2])
-    if kind == "look":
-        return _empty_iterations(node[3])
-    return False
+    return any(_empty_iterations(child) for child in _children(node))
+
+
+def _contains(node, kind: str) -> bool:
+    """Whether the tree holds a node of `kind`."""
+    return node[0] == kind or any(_contains(child, kind) for child in _children(node))
 
 
 def _has_backref(node) -> bool:
-    kind = node[0]
-    if kind == "bref":
-        return True
-    if kind in ("seq", "alt"):
-        return any(_has_backref(child) for child in node[1])
-    if kind in ("group", "rep"):
-        return _has_backref(node[1])
-    if kind == "cap":
-        return _has_backref(node[2])
-    if kind == "look":
-        return _has_backref(node[3])
-    return False
+    return _contains(node, "bref")
 
 
 def _has_capture(node) -> bool:
-    kind = node[0]
-    if kind == "cap":
-        return True
-    if kind in ("seq", "alt"):
-        return any(_has_capture(child) for child in node[1])
-    if kind == "group":
-        return _has_capture(node[1])
-    if kind == "look":
-        return _has_capture(node[3])
-    if kind == "rep":
-        return _has_capture(node[1])
-    return False
+    return _contains(node, "cap")
 
 
 def _literal_char(node) -> str | None:

@@ -282,7 +282,7 @@ class Parser:
             raise JsSyntaxError("Unterminated group")
         return ("cap", index, body) if index is not None else ("group", body)
 
-    def _modifier_group(self):
+    def _modifier_group(self) -> tuple:
         self.i += 1
         on: set[str] = set()
         off: set[str] = set()
@@ -473,7 +473,7 @@ class Parser:
             self.has_ic_backref = True
         return ("bref", numbers, self.ic)
 
-    def char_class(self):
+    def char_class(self) -> tuple:
         self.i += 1
         negated = self.eat("^")
         items: list[tuple[int, int]] = []
