@@ -8,6 +8,7 @@ from typing import Any
 
 from openclaw_cli.js.json import stringify
 from openclaw_cli.js.strings import utf16_len
+from openclaw_cli.js.values import UNDEFINED
 
 IMAGE_BLOCK_CHARS = 4800
 
@@ -76,9 +77,9 @@ def estimate_tokens(message: Mapping[str, Any]) -> int:
             elif kind == "thinking":
                 chars += _str_len(block.get("thinking"))
             elif kind == "toolCall":
-                args = block.get("arguments", _MISSING)
+                args = block.get("arguments", UNDEFINED)
                 chars += _str_len(block.get("name"))
-                chars += 9 if args is _MISSING else _json_len(args)
+                chars += 9 if args is UNDEFINED else _json_len(args)
         return math.ceil(chars / 4)
     if role in ("custom", "toolResult"):
         return math.ceil(_content_chars(message.get("content")) / 4)
@@ -87,9 +88,6 @@ def estimate_tokens(message: Mapping[str, Any]) -> int:
     if role in ("branchSummary", "compactionSummary"):
         return math.ceil(_str_len(message.get("summary")) / 4)
     return 0
-
-
-_MISSING = object()
 
 
 def _num(value: Any) -> float:
