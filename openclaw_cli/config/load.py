@@ -133,7 +133,7 @@ def parse_gateway_port_env(raw: str | None) -> int | None:
     return _parse_port(text[first + 1:])
 
 
-def resolve_gateway_port(cfg: Mapping[str, Any] | None, env: Mapping[str, str] | None = None) -> int:
+def resolve_gateway_port(cfg: Mapping[str, Any] | None, env: Mapping[str, str] | None = None) -> int | float:
     """OPENCLAW_GATEWAY_PORT, else a positive `gateway.port`, else 18789."""
     env = os.environ if env is None else env
     from_env = parse_gateway_port_env(env.get("OPENCLAW_GATEWAY_PORT"))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from openclaw_cli.config import paths
 from openclaw_cli.config.units import MAX_SAFE_INTEGER, parse_byte_size, parse_duration_ms
@@ -50,7 +50,11 @@ class _Issue:
     branches: list[list[_Issue]] | None = None
 
 
-def is_number(value: Any) -> bool:
+_ObjRefine = Callable[[dict, tuple, "list[_Issue]"], None]
+"""A check over a whole object (runs when its fields had no aborting issue): value, path, issues."""
+
+
+def is_number(value: Any) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -72,19 +76,20 @@ class _Schema:
 
 
 class _AnyValue(_Schema):
-    def check(self, value, path, out):
+    def check(self, value: Any, path: tuple, out: list[_Issue]) -> None:
         return None
 
 
 class _Str(_Schema):
-    def __init__(self, *, min_len: int | None = None, pattern: str | None = None, refine=None,
+    def __init__(self, *, min_len: int | None = None, pattern: str | None = None,
+                 refine: Callable[[str], bool] | None = None,
                  message: str | None = None):
         self.min_len = min_len
         self.pattern = re.compile(pattern) if pattern else None
         self.refine = refine
         self.message = message
 
-    def check(self, value, path, out):
+    def check(self, value: Any, path: tuple, out: list[_Issue]) -> None:
         if not isinstance(value, str):
             out.append(_Issue(path, "invalid_type", False, expected="string"))
             return
@@ -98,10 +103,10 @@ class _Str(_Schema):
 
 class _Num(_Schema):
     def __init__(self, *, integer: bool = False, gt: float | None = None, ge: float | None = None,
-                 le: float | None = None, refine=None):
+                 le: float | None = None, refine: Callable[[float], bool] | None = None):
         self.integer, self.gt, self.ge, self.le, self.refine = integer, gt, ge, le, refine
 
-    def check(self, value, path, out):
+    def check(self, value: Any, path: tuple, out: list[_Issue]) -> None:
         if not is_number(value) or math.isnan(value) or math.isinf(value):
             out.append(_Issue(path, "invalid_type", False, expected="number"))
             return
@@ -122,7 +127,7 @@ class _Num(_Schema):
 
 
 class _Bool(_Schema):
-    def check(self, value, path, out):
+    def check(self, value: Any, path: tuple, out: list[_Issue]) -> None:
         if not isinstance(value, bool):
             out.append(_Issue(path, "invalid_type", False, expected="boolean"))
 
@@ -131,21 +136,21 @@ class _Lit(_Schema):
     def __init__(self, *values: Any):
         self.values = list(values)
 
-    def check(self, value, path, out):
+    def check(self, value: Any, path: tuple, out: list[_Issue]) -> None:
         if value is _MISSING or not any(_same(value, v) for v in self.values):
             out.append(_Issue(path, "invalid_value", False, values=self.values))
 
 
 class _Obj(_Schema):
     def __init__(self, shape: Mapping[str, _Schema], *, required: tuple[str, ...] = (),
-                 strict: bool = True, catchall: _Schema | None = None, refine=None):
+                 strict: bool = True, catchall: _Schema | None = None, refine: _ObjRefine | None = None):
         self.shape = dict(shape)
         self.required = required
         self.strict = strict
         self.catchall = catchall
         self.refine = refine
 
-    def check(self, value, path, out):
+    def check(self, value: Any, path: tuple, out: list[_Issue]) -> None:
         if not isinstance(value, dict):
             out.append(_Issue(path, "invalid_type", False, expected="object"))
             return
@@ -176,7 +181,7 @@ class _Rec(_Schema):
     def __init__(self, value: _Schema, key: _Schema | None = None):
         self.value, self.key = value, key
 
-    def check(self, value, path, out):
+    def check(self, value: Any, path: tuple, out: list[_Issue]) -> None:
         if not isinstance(value, dict):
             out.append(_Issue(path, "invalid_type", False, expected="record"))
             return
@@ -190,7 +195,7 @@ class _Arr(_Schema):
     def __init__(self, item: _Schema, *, min_items: int | None = None, max_items: int | None = None):
         self.item, self.min_items, self.max_items = item, min_items, max_items
 
-    def check(self, value, path, out):
+    def check(self, value: Any, path: tuple, out: list[_Issue]) -> None:
         if not isinstance(value, list):
             out.append(_Issue(path, "invalid_type", False, expected="array"))
             if not isinstance(value, str):
@@ -209,7 +214,7 @@ class _Union(_Schema):
     def __init__(self, *options: _Schema):
         self.options = options
 
-    def check(self, value, path, out):
+    def check(self, value: Any, path: tuple, out: list[_Issue]) -> None:
         results = []
         for option in self.options:
             branch: list[_Issue] = []
@@ -230,7 +235,7 @@ class _Tagged(_Schema):
     def __init__(self, key: str, options: Mapping[str, _Obj]):
         self.key, self.options = key, dict(options)
 
-    def check(self, value, path, out):
+    def check(self, value: Any, path: tuple, out: list[_Issue]) -> None:
         if not isinstance(value, dict):
             out.append(_Issue(path, "invalid_type", False, expected="object"))
             return
@@ -309,8 +314,8 @@ def _to_config_issue(issue: _Issue) -> ConfigIssue:
     return ConfigIssue(".".join(str(p) for p in issue.path), _issue_message(issue))
 
 
-def _int(**bounds: float) -> _Num:
-    return _Num(integer=True, **bounds)
+def _int(*, gt: float | None = None, ge: float | None = None, le: float | None = None) -> _Num:
+    return _Num(integer=True, gt=gt, ge=ge, le=le)
 
 
 _STR = _Str()
