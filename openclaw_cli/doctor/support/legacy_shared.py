@@ -12,6 +12,18 @@ def rec(value: Any) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
+def list_at(parent: dict, key: str) -> list:
+    """`parent[key]` when it is an array, else a fresh empty list."""
+    value = parent.get(key)
+    return value if isinstance(value, list) else []
+
+
+def str_at(parent: dict, key: str) -> str:
+    """`parent[key]` when it is a string, else ''."""
+    value = parent.get(key)
+    return value if isinstance(value, str) else ""
+
+
 def ensure(root: dict, key: str) -> dict:
     current = root.get(key)
     if isinstance(current, dict):
