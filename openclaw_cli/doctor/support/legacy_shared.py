@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from openclaw_cli.js.values import MISSING
+
 BLOCKED_KEYS = frozenset({"__proto__", "prototype", "constructor"})
 
 
@@ -61,28 +63,3 @@ def get_path(root: Any, path: tuple[str, ...]) -> Any:
             return MISSING
         cursor = cursor[key]
     return cursor
-
-
-class _Missing:
-    def __repr__(self) -> str:
-        return "undefined"
-
-
-MISSING: Any = _Missing()
-
-
-def js_str(value: Any) -> str:
-    """`String(value)` for JSON values."""
-    from openclaw_cli.js.strings import js_number_to_string
-
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if value is None:
-        return "null"
-    if isinstance(value, (int, float)):
-        return js_number_to_string(value)
-    if isinstance(value, str):
-        return value
-    return "[object Object]" if isinstance(value, dict) else ",".join(js_str(v) for v in value)
