@@ -1,4 +1,4 @@
-"""Agent ids, the default agent, and which session stores a command targets."""
+"""Agent and account ids, the default agent, and which session stores a command targets."""
 
 from __future__ import annotations
 

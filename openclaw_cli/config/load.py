@@ -1,5 +1,4 @@
-"""Load `openclaw.json` as OpenClaw does: find it, read it, resolve it (dotenv, JSON5, `$include`,
-the env block, `${VAR}`) and validate it."""
+"""Load `openclaw.json` as OpenClaw does: find, read, resolve (dotenv, `$include`, `${VAR}`), validate."""
 
 from __future__ import annotations
 
