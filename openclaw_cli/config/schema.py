@@ -759,14 +759,11 @@ _ROOT = _Obj({
 
 
 def _duplicate_agent_dirs(cfg: dict, env: Mapping[str, str] | None) -> list[ConfigIssue]:
-    from openclaw_cli.config.agents import normalize_agent_id
+    from openclaw_cli.config.agents import normalize_agent_id, resolve_default_agent_id
 
     agents = object_at(cfg, "agents")
     entries = [e for e in agents.get("list") or [] if isinstance(e, dict)]
-    default = next((e.get("id") for e in entries if e.get("default")), None)
-    if default is None and entries:
-        default = entries[0].get("id")
-    ids = [normalize_agent_id(default or "main")]
+    ids = [resolve_default_agent_id(cfg)]  # the schema has checked that every entry has a string id
     ids += [normalize_agent_id(e["id"]) for e in entries if e.get("id")]
     for binding in cfg.get("bindings") or []:
         agent_id = binding.get("agentId") if isinstance(binding, dict) else None
