@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from openclaw_cli.config.agents import normalize_agent_id
+from openclaw_cli.config.agents import normalize_account_id, normalize_agent_id
 from openclaw_cli.js.strings import js_trim
 from openclaw_cli.js.values import UNDEFINED, coalesce, lower_or_empty, opt_lower, opt_str
 from openclaw_cli.listing.runtime_config import MAIN_KEY, is_record
 from openclaw_cli.store.keys import parse_agent_key
-
-_VALID_ACCOUNT_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}", re.IGNORECASE | re.ASCII)
-_INVALID_ACCOUNT_CHARS = re.compile(r"[^a-z0-9_-]+")
-_BLOCKED_KEYS = frozenset(("__proto__", "prototype", "constructor"))
 
 
 def normalize_chat_type(raw: Any) -> str | None:
@@ -22,21 +17,6 @@ def normalize_chat_type(raw: Any) -> str | None:
     if value in ("direct", "dm"):
         return "direct"
     return value if value in ("group", "channel") else None
-
-
-def normalize_account_id(value: Any) -> str:
-    """normalizeAccountId: a slug of the account id, or `default`."""
-    trimmed = js_trim(value) if isinstance(value, str) else ""
-    if not trimmed:
-        return "default"
-    lowered = trimmed.lower()
-    if _VALID_ACCOUNT_ID.fullmatch(trimmed):
-        canonical = lowered
-    else:
-        canonical = _INVALID_ACCOUNT_CHARS.sub("-", lowered).lstrip("-").rstrip("-")[:64]
-    if not canonical or canonical in _BLOCKED_KEYS:
-        return "default"
-    return canonical
 
 
 def _field(value: Any, name: str) -> Any:

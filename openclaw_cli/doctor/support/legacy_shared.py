@@ -5,13 +5,25 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from openclaw_cli.js.values import UNDEFINED
+from openclaw_cli.js.values import UNDEFINED as MISSING
 
 BLOCKED_KEYS = frozenset({"__proto__", "prototype", "constructor"})
 
 
 def rec(value: Any) -> dict | None:
     return value if isinstance(value, dict) else None
+
+
+def list_at(parent: dict, key: str) -> list:
+    """`parent[key]` when it is an array, else a fresh empty list."""
+    value = parent.get(key)
+    return value if isinstance(value, list) else []
+
+
+def str_at(parent: dict, key: str) -> str:
+    """`parent[key]` when it is a string, else ''."""
+    value = parent.get(key)
+    return value if isinstance(value, str) else ""
 
 
 def ensure(root: dict, key: str) -> dict:
@@ -51,7 +63,3 @@ def get_path(root: Any, path: tuple[str, ...]) -> Any:
             return MISSING
         cursor = cursor[key]
     return cursor
-
-
-MISSING: Any = UNDEFINED
-
