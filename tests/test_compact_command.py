@@ -18,7 +18,8 @@ from test_transcript_builder import TranscriptBuilder, conversation
 from openclaw_cli.compact.lock import acquire_transcript_lock, inspect_lock, lock_path_for
 from openclaw_cli.compact.offline import run_offline_compact
 from openclaw_cli.errors import CliError, LockBusyError, UsageError
-from openclaw_cli.transcript import jsjson, load_index
+from openclaw_cli.js import json as jsjson
+from openclaw_cli.transcript import load_index
 
 FIXTURE = Path(__file__).parent / "data" / "real-2026.7.1"
 MAIN_ID = "eb01388d-e079-474d-961b-1e1df466b667"

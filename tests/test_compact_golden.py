@@ -14,7 +14,8 @@ from openclaw_cli.compact.planner import plan_compaction
 from openclaw_cli.compact.settings import resolve_settings
 from openclaw_cli.compact.store import CompactionOutcome, apply_compaction_to_entry
 from openclaw_cli.compact.summarizers.openai import OpenAISummarizer
-from openclaw_cli.transcript import jsjson, load_index
+from openclaw_cli.js import json as jsjson
+from openclaw_cli.transcript import load_index
 
 FIXTURE = Path(__file__).parent / "data" / "real-2026.7.1"
 SESSIONS = FIXTURE / "state" / "agents" / "main" / "sessions"

@@ -12,7 +12,7 @@ import pytest
 
 from openclaw_cli.compact.offline import run_offline_compact
 from openclaw_cli.context.tokenizer import count, get_encoding
-from openclaw_cli.transcript import jsjson
+from openclaw_cli.js import json as jsjson
 
 SESSION_ID = "5f1d3c2b-8a9e-4f70-b6c5-d4e3f2a1b0c9"
 TURNS = 12_000

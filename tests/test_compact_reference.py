@@ -19,7 +19,8 @@ from test_compact_fakellm import FakeLLM
 
 from openclaw_cli.compact.clock import now_ms
 from openclaw_cli.compact.offline import run_offline_compact
-from openclaw_cli.transcript import jsjson, load_index
+from openclaw_cli.js import json as jsjson
+from openclaw_cli.transcript import load_index
 from openclaw_cli.transcript.messages import COMPACTION_SUMMARY_PREFIX
 
 pytestmark = [pytest.mark.reference, pytest.mark.gateway]

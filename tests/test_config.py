@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from helpers.references import every_file_era_release
 
-from openclaw_cli.config import agents, paths
+from openclaw_cli.config import agents, includes, json5, paths, schema
+from openclaw_cli.config import env as config_env
 from openclaw_cli.config import load as config
 from openclaw_cli.config.units import parse_byte_size, parse_duration_ms
 from openclaw_cli.errors import ConfigError
@@ -119,19 +120,19 @@ def test_js_number_string(value, text):
 # ------------------------------------------------------------------ parsing
 
 def test_parse_json_then_json5():
-    assert config.parse_json5('{"a": [1, 2]}') == {"a": [1, 2]}
+    assert json5.parse_json5('{"a": [1, 2]}') == {"a": [1, 2]}
     text = (DATA / "json5" / "openclaw.json").read_text()
-    parsed = config.parse_json5(text)
+    parsed = json5.parse_json5(text)
     assert parsed["session"]["maintenance"] == {"mode": "warn", "pruneAfter": 7, "maxDiskBytes": "1.5gb"}
-    assert config.parse_json5("{a: 12345678901234567890}") == {"a": 12345678901234567890.0}
-    assert config.parse_json5("\ufeff{a: 0x10, b: .5, c: +1,}") == {"a": 16, "b": 0.5, "c": 1}
+    assert json5.parse_json5("{a: 12345678901234567890}") == {"a": 12345678901234567890.0}
+    assert json5.parse_json5("\ufeff{a: 0x10, b: .5, c: +1,}") == {"a": 16, "b": 0.5, "c": 1}
     for bad in ("", "{ session: ", "{a: 1} x", "{a: tru}"):
         with pytest.raises(ValueError):
-            config.parse_json5(bad)
+            json5.parse_json5(bad)
 
 
 def test_deep_merge():
-    merged = config.deep_merge({"a": {"x": 1, "l": [1]}, "b": 1, "p": {"k": 1}},
+    merged = includes.deep_merge({"a": {"x": 1, "l": [1]}, "b": 1, "p": {"k": 1}},
                                {"a": {"y": 2, "l": [2]}, "b": {"o": 1}, "p": "s", "__proto__": {"z": 1}})
     assert merged == {"a": {"x": 1, "l": [1, 2], "y": 2}, "b": {"o": 1}, "p": "s"}
 
@@ -227,7 +228,7 @@ def test_include_roots_allow_outside_targets(tmp_path):
 ])
 def test_substitute_string(text, expected, missing):
     seen: list[str] = []
-    assert config.substitute_string(text, {"A": "va", "EMPTY": ""}, seen.append) == expected
+    assert config_env.substitute_string(text, {"A": "va", "EMPTY": ""}, seen.append) == expected
     assert seen == missing
 
 
@@ -237,7 +238,7 @@ def test_env_block_fills_missing_variables_only():
                             "NODE_OPTIONS": "--x", "LD_PRELOAD": "x", "OPENCLAW_INCLUDE_ROOTS": "/",
                             "bad-key": "x", "REF": "${A}", "EMPTYV": " "},
                    "TOP": "t", "A": "top-wins", "shellEnv": {"enabled": False}}}
-    config.apply_config_env(cfg, env)
+    config_env.apply_config_env(cfg, env)
     assert env == {"HOME": "/h", "KEEP": "mine", "BLANK": "filled", "A": "top-wins", "TOP": "t"}
 
 
@@ -258,7 +259,7 @@ def test_env_block_feeds_substitution_and_state_dir(tmp_path):
 def test_parse_dotenv():
     text = ("# comment\nexport A=1\nB = ' two '  # trailing\r\nC=\"x\\ny\"\nD='x\\ny'\nE: colon\nF=\n"
             "G=a # b\nH=\"multi\nline\"\nbad line\nI.J=dot\nA=again\n")
-    assert config.parse_dotenv(text) == {"A": "again", "B": " two ", "C": "x\ny", "D": "x\\ny", "E": "colon",
+    assert config_env.parse_dotenv(text) == {"A": "again", "B": " two ", "C": "x\ny", "D": "x\\ny", "E": "colon",
                                          "F": "", "G": "a", "H": "multi\nline", "I.J": "dot"}
 
 
@@ -394,7 +395,7 @@ def test_validation_matches_reference_schema(reference, tmp_path):
     env = {"HOME": str(tmp_path / "nohome")}
     mismatches = []
     for cfg, want in zip(cases, expected):
-        got = [i.format() for i in config.validate_config(cfg, env)]
+        got = [i.format() for i in schema.validate_config(cfg, env)]
         if got != want:
             mismatches.append((cfg, got, want))
     assert not mismatches, mismatches[:5]

@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 from helpers.references import every_file_era_release
 
+from openclaw_cli.js.regex import JsSyntaxError, compile_js_regex
+from openclaw_cli.js.regex import from_units as _from_units
+from openclaw_cli.js.regex import has_nested_repetition as _has_nested_repetition
+from openclaw_cli.js.regex import to_units as _to_units
+from openclaw_cli.js.regex.unicode import UNICODE_C_RANGES, UNICODE_Z_RANGES
 from openclaw_cli.ui.redact import patterns as redact_patterns
 from openclaw_cli.ui.redact.engine import (
-    JsSyntaxError,
-    _from_units,
-    _has_nested_repetition,
-    _to_units,
-    compile_js_regex,
     derived_tables,
     redact_console_text,
     redact_lines,
@@ -540,8 +540,8 @@ def test_unicode_tables_match_reference():
     proc = subprocess.run([str(_node_binary()), "-e", script], capture_output=True, text=True,
                           timeout=300, check=True)
     c_ranges, z_ranges = json.loads(proc.stdout)
-    assert redact_patterns.UNICODE_C_RANGES.split() == c_ranges.split()
-    assert redact_patterns.UNICODE_Z_RANGES.split() == z_ranges.split()
+    assert UNICODE_C_RANGES.split() == c_ranges.split()
+    assert UNICODE_Z_RANGES.split() == z_ranges.split()
 
 
 def test_examples():

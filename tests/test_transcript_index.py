@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from test_transcript_builder import TranscriptBuilder, conversation
 
+from openclaw_cli.js import json as jsjson
 from openclaw_cli.transcript import (
     TranscriptError,
     build_session_context,
@@ -16,7 +17,6 @@ from openclaw_cli.transcript import (
     count_real,
     estimate_tokens,
     has_real_conversation,
-    jsjson,
     load_index,
 )
 from openclaw_cli.transcript.reader import iter_raw_lines, read_line_at

@@ -18,7 +18,12 @@ Exit codes:
   0   success
   1   error (bad config, unknown agent or session, corrupt store, a Gateway that refuses, I/O failure)
   2   bad usage (unknown option, bad value, conflicting options)
-  75  a lock is busy (sessions cleanup: the store lock; compact: the transcript lock)"""
+  75  a lock is busy (sessions cleanup: the store lock; compact: the transcript lock)
+
+\b
+Other commands (config, gateway, agents, sessions tail, ...) run OpenClaw's own CLI
+when it is installed ($OPENCLAW_CLI_UPSTREAM, else the next `openclaw` on PATH);
+without it they exit 2."""
 
 app = typer.Typer(
     name="openclaw",
@@ -41,7 +46,12 @@ compact_cli.register(app)
 
 def _version(value: bool) -> None:
     if value:
+        from openclaw_cli.cli import overlay
+
         typer.echo(f"openclaw_cli {__version__}")
+        upstream = overlay.find_upstream()
+        if upstream:
+            typer.echo(overlay.upstream_version(upstream))
         raise typer.Exit()
 
 
@@ -62,7 +72,9 @@ def root(
 
     if no_color:
         os.environ["NO_COLOR"] = "1"
-        os.environ["OPENCLAW_CLI_NO_COLOR"] = "1"
+        from openclaw_cli.ui import console
+
+        console.disable_color()
     if log_level not in ("error", "warn", "info", "debug"):
         raise UsageError(f"--log-level must be one of error, warn, info, debug (got {log_level!r})")
     os.environ["OPENCLAW_CLI_LOG_LEVEL"] = log_level
@@ -81,6 +93,7 @@ def main(argv: list[str] | None = None) -> None:
     from openclaw_cli.ui.console import GuardedStream
 
     args = list(sys.argv[1:] if argv is None else argv)
+    _hand_off_foreign(args)
     sys.stdout = GuardedStream(sys.stdout)
     try:
         profile, args = parse_cli_profile_args(args)
@@ -111,6 +124,25 @@ def main(argv: list[str] | None = None) -> None:
         sys.stderr.write(f"openclaw: unexpected error: {type(exc).__name__}: {exc}\n")
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _hand_off_foreign(args: list[str]) -> None:
+    """A command of OpenClaw's that we do not implement runs OpenClaw's own CLI in our place."""
+    from openclaw_cli.cli import overlay
+
+    command = overlay.foreign_command(args)
+    if command is None:
+        return
+    upstream = overlay.find_upstream()
+    if upstream is not None:
+        try:
+            overlay.hand_off(upstream, args)
+        except OSError as exc:
+            sys.stderr.write(f"openclaw: cannot run OpenClaw's CLI at {upstream}: {exc.strerror or exc}\n")
+            sys.exit(1)
+    if command.split()[0] in overlay.OPENCLAW_COMMANDS:
+        sys.stderr.write(overlay.missing_message(command) + "\n")
+        sys.exit(2)
 
 
 def _discard_unwritable_stdout(force: bool = False) -> None:

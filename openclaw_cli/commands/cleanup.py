@@ -49,7 +49,7 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
         output.print_json(outcome.json_value())
         return
     if dry_run:
-        style = output.ansi_style if output.color_enabled(sys.stdout) else render._plain
+        style = output.ansi_style if output.color_enabled(sys.stdout) else output.plain_style
         lines: list[str] = []
         for i, preview in enumerate(outcome.previews):
             if i > 0:
@@ -238,7 +238,7 @@ def _print_warnings(previews, cfg=None) -> None:
 
     for preview in previews:
         for item in preview.summary.get("warnings", ()):
-            sys.stderr.write(f"warning: {output.console_lines([item['message']], cfg)[0]}\n")
+            output.warn(output.console_lines([item['message']], cfg)[0])
 
 
 def _print_logs(logs, json_out: bool, cfg=None) -> None:

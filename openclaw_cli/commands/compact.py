@@ -130,7 +130,7 @@ def _check_our_options(req: CompactRequest, max_lines: int | None) -> None:
 
 
 def _scrubbed(req: CompactRequest, text: str) -> str:
-    from openclaw_cli.gateway.errors import scrub
+    from openclaw_cli.ui.redact.secrets import scrub
 
     return scrub(text, req.secrets())
 
@@ -317,7 +317,7 @@ def _run_offline(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
             model=choice.model if choice else None, api_key_env=choice.api_key_env if choice else None,
             dry_run=req.dry_run, config=cfg)
     except CliError as exc:
-        from openclaw_cli.gateway.errors import scrub
+        from openclaw_cli.ui.redact.secrets import scrub
 
         model_key = env.get(choice.api_key_env) if choice and choice.api_key_env else None
         message = scrub(_scrubbed(req, exc.message), [model_key])
@@ -337,21 +337,21 @@ def _run_offline(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
 def _stderr(text: str) -> None:
     from openclaw_cli.ui import console as output
 
-    if output.color_enabled(sys.stderr):
-        text = output.ansi_style("error", text)
-    sys.stderr.write(output.printable(text) + "\n")
+    output.error_line(text)
 
 
 def _warn(offline: Mapping[str, Any]) -> None:
+    from openclaw_cli.ui import console as output
+
     skipped = offline.get("skippedLines")
     if skipped:
-        sys.stderr.write(f"warning: skipped {skipped} malformed line{'s' if skipped != 1 else ''} in "
-                         f"{offline.get('transcript')}\n")
+        output.warn(f"skipped {skipped} malformed line{'s' if skipped != 1 else ''} in "
+                    f"{offline.get('transcript')}")
     stale = offline.get("staleLockRemoved")
     if stale:
-        sys.stderr.write(f"note: removed a stale transcript lock ({'; '.join(stale)})\n")
+        output.note(f"removed a stale transcript lock ({'; '.join(stale)})")
     if offline.get("note"):
-        sys.stderr.write(f"note: {offline['note']}\n")
+        output.note(offline["note"])
 
 
 def _print_failure(req: CompactRequest, exc: CompactFailed) -> int:
@@ -362,7 +362,7 @@ def _print_failure(req: CompactRequest, exc: CompactFailed) -> int:
     else:
         _stderr(f"Compaction failed: {exc.message}")
     if exc.hint:
-        sys.stderr.write(f"hint: {exc.hint}\n")
+        output.hint(exc.hint)
     return exc.exit_code
 
 

@@ -17,11 +17,10 @@ def _load_entries(path: str) -> Mapping:
 
 
 def _style():
-    from openclaw_cli.listing.table import plain
     from openclaw_cli.ui import console as output
 
     if not output.color_enabled(sys.stdout):
-        return plain
+        return output.plain_style
 
     def style(name: str, text: str) -> str:
         return output.ansi_style("accent" if name == "accentBright" else name, text)

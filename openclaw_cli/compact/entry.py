@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Container
 from typing import Any
 
-from openclaw_cli.transcript import jsjson
+from openclaw_cli.js import json as jsjson
 
 
 def new_entry_id(taken: Container[str]) -> str:

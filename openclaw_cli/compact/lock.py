@@ -14,7 +14,7 @@ from openclaw_cli.compact.clock import iso_timestamp, now_ms
 from openclaw_cli.errors import CliError, LockBusyError
 from openclaw_cli.locks.procs import looks_like_openclaw as is_openclaw_argv
 from openclaw_cli.locks.procs import pid_alive, process_args, process_start_time
-from openclaw_cli.transcript import jsjson
+from openclaw_cli.js import json as jsjson
 from openclaw_cli.transcript.messages import parse_timestamp_ms
 
 DEFAULT_STALE_MS = 30 * 60 * 1000

@@ -12,7 +12,7 @@ from typing import Any
 
 from openclaw_cli.compact.clock import archive_stamp, now_ms
 from openclaw_cli.errors import CliError
-from openclaw_cli.transcript import jsjson
+from openclaw_cli.js import json as jsjson
 from openclaw_cli.transcript.reader import iter_raw_lines
 from openclaw_cli.transcript.tree import scan_tree, select_path
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from openclaw_cli.errors import CliError
-from openclaw_cli.transcript import jsjson
+from openclaw_cli.js import json as jsjson
 from openclaw_cli.transcript.index import CANONICAL_TYPES
 from openclaw_cli.transcript.messages import normalize_loaded_entry
 from openclaw_cli.transcript.reader import iter_raw_lines

@@ -125,7 +125,7 @@ def _load_config(state_dir: Path | None) -> Mapping[str, Any]:
     if not path.is_file():
         return {}
     try:
-        from openclaw_cli.config.load import parse_json5
+        from openclaw_cli.config.json5 import parse_json5
 
         value = parse_json5(path.read_text(encoding="utf-8"))
     except Exception:  # an unreadable config only means default settings here

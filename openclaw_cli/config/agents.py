@@ -1,4 +1,4 @@
-"""Agent ids, the default agent, and which session stores a command targets."""
+"""Agent and account ids, the default agent, and which session stores a command targets."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ STORE_FILENAME = "sessions.json"
 
 _VALID_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}", re.IGNORECASE | re.ASCII)
 _INVALID_CHARS = re.compile(r"[^a-z0-9_-]+")
+DEFAULT_ACCOUNT_ID = "default"
+_BLOCKED_ACCOUNT_IDS = frozenset(("__proto__", "prototype", "constructor"))
 
 
 @dataclass(frozen=True)
@@ -28,16 +30,31 @@ class Target:
     store_path: str
 
 
-def normalize_agent_id(value: str | None) -> str:
-    """Lower-case a valid id; otherwise squash other characters to '-' (max 64). Empty → 'main'."""
-    trimmed = js_trim(value) if isinstance(value, str) else ""
-    if not trimmed:
-        return DEFAULT_AGENT_ID
+def _canonical_id(trimmed: str) -> str:
+    """The slug OpenClaw makes of an agent or account id: lower-cased when valid, otherwise other
+    characters squashed to '-' (max 64); '' when nothing is left."""
     lowered = trimmed.lower()
     if _VALID_ID.fullmatch(trimmed):
         return lowered
-    squashed = _INVALID_CHARS.sub("-", lowered).strip("-")[:64]
-    return squashed or DEFAULT_AGENT_ID
+    return _INVALID_CHARS.sub("-", lowered).strip("-")[:64]
+
+
+def normalize_agent_id(value: str | None) -> str:
+    """Lower-case a valid id; otherwise squash other characters to '-' (max 64). Empty → 'main'."""
+    trimmed = js_trim(value) if isinstance(value, str) else ""
+    return (_canonical_id(trimmed) if trimmed else "") or DEFAULT_AGENT_ID
+
+
+def normalize_optional_account_id(value: Any) -> str | None:
+    """normalizeOptionalAccountId: the account id's slug, None when blank or unusable."""
+    trimmed = js_trim(value) if isinstance(value, str) else ""
+    canonical = _canonical_id(trimmed) if trimmed else ""
+    return canonical if canonical and canonical not in _BLOCKED_ACCOUNT_IDS else None
+
+
+def normalize_account_id(value: Any) -> str:
+    """normalizeAccountId: the account id's slug, or `default`."""
+    return normalize_optional_account_id(value) or DEFAULT_ACCOUNT_ID
 
 
 def _agent_entries(cfg: Mapping[str, Any] | None) -> list[dict]:

@@ -164,7 +164,7 @@ def resolve_state_dir(env: Mapping[str, str] | None = None) -> str:
 def _state_dir_source(env: Mapping[str, str], state: str) -> tuple[str, str]:
     """Where the state folder comes from: (the variable to fix, how to name it in a message)."""
     profile = _clean(env.get("OPENCLAW_PROFILE"))
-    from_profile = bool(profile) and state == resolve_user_path(profile_state_dir(profile, env), env)
+    from_profile = bool(profile and state == resolve_user_path(profile_state_dir(profile, env), env))
     for name in ("OPENCLAW_STATE_DIR", "OPENCLAW_HOME", "HOME", "USERPROFILE"):
         value = _clean(env.get(name))
         if value and not (from_profile and name == "OPENCLAW_STATE_DIR"):
@@ -274,7 +274,7 @@ def resolve_include_roots(env: Mapping[str, str] | None = None) -> list[str]:
 
 
 def is_valid_profile_name(name: str | None) -> bool:
-    return bool(name) and PROFILE_NAME_RE.fullmatch(name) is not None
+    return bool(name) and PROFILE_NAME_RE.fullmatch(name or "") is not None
 
 
 def profile_state_dir(profile: str, env: Mapping[str, str] | None = None) -> str:

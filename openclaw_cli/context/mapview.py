@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from openclaw_cli.context.treemap import GROUP_COLORS, Group, Rect, groups_from_report, layout
 from openclaw_cli.context.units import estimate_tokens_from_chars, format_int
 from openclaw_cli.errors import CliError, UsageError
+from openclaw_cli.ui.console import ansi_background
 
 if TYPE_CHECKING:
     from openclaw_cli.context.view import Loaded
@@ -69,7 +70,7 @@ def render_png(loaded: Loaded, groups: list[Group], window: int | None) -> bytes
     canvas.text(12, 12, "CONTEXT TREEMAP", INK, scale=3)
     canvas.text(12, 48, f"{str(report.get('source')).upper()} / {report.get('provider') or '?'} / "
                         f"{report.get('model') or '?'}", INK, scale=2)
-    for group, leaf, rect, color in placed_leaves(groups):
+    for _group, leaf, rect, color in placed_leaves(groups):
         x0, y0, x1, y1 = _box(rect)
         canvas.fill(x0, y0, x1, y1, BACKGROUND)
         canvas.fill(x0 + 1, y0 + 1, x1 - 1, y1 - 1, color)
@@ -127,7 +128,7 @@ def terminal_view(groups: list[Group], color: bool, width: int) -> list[str]:
 
     def paint(text: str, rgb: tuple[int, int, int], index: int) -> str:
         if color:
-            return f"\x1b[48;2;{rgb[0]};{rgb[1]};{rgb[2]}m{' ' * len(text)}\x1b[0m"
+            return ansi_background(rgb, " " * len(text))
         return shades[index % len(shades)] * len(text)
 
     bar = ""
@@ -137,14 +138,14 @@ def terminal_view(groups: list[Group], color: bool, width: int) -> list[str]:
         used += cells
         bar += paint(" " * max(0, cells), GROUP_COLORS.get(group.name, (176, 176, 176)), i)
     lines = [bar, ""]
-    label_width = min(28, max((len(l.name) for g in groups for l in g.leaves), default=4) + 2)
+    label_width = min(28, max((len(leaf.name) for g in groups for leaf in g.leaves), default=4) + 2)
     bar_width = max(10, width - label_width - 30)
     for i, group in enumerate(ordered):
         share = group.value / total * 100
         lines.append(f"{paint('  ', GROUP_COLORS.get(group.name, (176, 176, 176)), i)} {group.name}: "
                      f"{format_int(group.value)} chars (~{format_int(estimate_tokens_from_chars(group.value))} tok), "
                      f"{share:.1f}%")
-        for j, leaf in enumerate(sorted(group.leaves, key=lambda l: -l.value)):
+        for j, leaf in enumerate(sorted(group.leaves, key=lambda item: -item.value)):
             cells = max(1, round(leaf.value / total * bar_width))
             name = leaf.name if len(leaf.name) < label_width else leaf.name[:label_width - 2] + "…"
             lines.append(f"   {name.ljust(label_width)}{paint(' ' * cells, leaf_color(group, j), i)} "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from openclaw_cli.context.report import analyze_budget
 from openclaw_cli.context.units import chars_and_tokens, estimate_tokens_from_chars, format_int
@@ -35,7 +35,7 @@ class ContextView:
     extras: list[str] = field(default_factory=list)
 
 
-def _is_num(value: Any) -> bool:
+def _is_num(value: Any) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 

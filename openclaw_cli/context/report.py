@@ -72,8 +72,8 @@ def _limit(value: Any) -> int:
 @dataclass
 class BudgetAnalysis:
     truncated: list[dict[str, Any]] = field(default_factory=list)
-    raw_chars: int = 0
-    injected_chars: int = 0
+    raw_chars: float = 0
+    injected_chars: float = 0
     per_file: int = 0
     total: int = 0
 

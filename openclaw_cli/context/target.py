@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from openclaw_cli.errors import CliError
+from openclaw_cli.js.values import object_at
 
 
 @dataclass
@@ -133,22 +134,20 @@ def context_window(target: Target, provider: str, model: str) -> int | None:
     stands in for a built-in model. None when nothing says."""
     cfg = target.cfg
     window = None
-    models = cfg.get("models") if isinstance(cfg.get("models"), Mapping) else {}
-    providers = models.get("providers") if isinstance(models.get("providers"), Mapping) else {}
-    spec = providers.get(provider) if isinstance(providers.get(provider), Mapping) else {}
+    spec = object_at(object_at(object_at(cfg, "models"), "providers"), provider)
     for item in spec.get("models") or [] if isinstance(spec.get("models"), list) else []:
         if isinstance(item, Mapping) and item.get("id") == model:
             window = _positive_int(item.get("contextTokens")) or _positive_int(item.get("contextWindow"))
             break
     if window is None:
         window = _positive_int((target.entry or {}).get("contextTokens"))
-    agents = cfg.get("agents") if isinstance(cfg.get("agents"), Mapping) else {}
+    agents = object_at(cfg, "agents")
     agent_value = None
     for item in agents.get("list") or [] if isinstance(agents.get("list"), list) else []:
         if isinstance(item, Mapping) and item.get("id") == target.agent_id:
             agent_value = item.get("contextTokens")
-    if agent_value is None and isinstance(agents.get("defaults"), Mapping):
-        agent_value = agents["defaults"].get("contextTokens")
+    if agent_value is None:
+        agent_value = object_at(agents, "defaults").get("contextTokens")
     agent_tokens = _positive_int(agent_value)
     if agent_tokens is not None:
         return min(agent_tokens, window) if window is not None else agent_tokens
@@ -158,16 +157,15 @@ def context_window(target: Target, provider: str, model: str) -> int | None:
 def sandbox_status(target: Target) -> dict[str, Any]:
     """`resolveSandboxRuntimeStatus`: the agent's sandbox mode and whether this session runs in it."""
     cfg = target.cfg
-    agents = cfg.get("agents") if isinstance(cfg.get("agents"), Mapping) else {}
+    agents = object_at(cfg, "agents")
     mode = None
     for item in agents.get("list") or [] if isinstance(agents.get("list"), list) else []:
         if isinstance(item, Mapping) and item.get("id") == target.agent_id and isinstance(item.get("sandbox"), Mapping):
             mode = item["sandbox"].get("mode")
-    defaults = agents.get("defaults") if isinstance(agents.get("defaults"), Mapping) else {}
-    if mode is None and isinstance(defaults.get("sandbox"), Mapping):
-        mode = defaults["sandbox"].get("mode")
+    if mode is None:
+        mode = object_at(object_at(agents, "defaults"), "sandbox").get("mode")
     mode = mode if mode is not None else "off"
-    session_cfg = cfg.get("session") if isinstance(cfg.get("session"), Mapping) else {}
+    session_cfg = object_at(cfg, "session")
     main = "global" if session_cfg.get("scope") == "global" else f"agent:{target.agent_id}:{_main_key(cfg)}"
     sandboxed = False if mode == "off" else True if mode == "all" else target.session_key.strip() != main
     return {"mode": mode, "sandboxed": sandboxed}

@@ -90,7 +90,7 @@ def count(encoder: Any, text: str) -> int:
 
 def message_text(message: Mapping[str, Any]) -> str:
     """The text the chars/4 estimate counts for a transcript message (same parts, same order)."""
-    from openclaw_cli.transcript.jsjson import stringify
+    from openclaw_cli.js.json import stringify
     from openclaw_cli.transcript.tokens import block_text
 
     role = message.get("role")

@@ -4,23 +4,15 @@
 from __future__ import annotations
 
 import heapq
-import json
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from openclaw_cli.errors import CliError
-from openclaw_cli.transcript import jsjson
-from openclaw_cli.transcript.reader import iter_raw_lines
+from openclaw_cli.transcript.display import scan_display
 from openclaw_cli.transcript.realness import REAL_ROLES, has_meaningful_conversation_content, real_flags
 from openclaw_cli.transcript.tokens import estimate_tokens
-from openclaw_cli.transcript.tree import scan_tree, select_path
 
-MAX_PARSE_LINE_BYTES = 256 * 1024
-OVERSIZED_PREFIX_CHARS = 64 * 1024
-OVERSIZED_PLACEHOLDER = "[chat.history omitted: message too large]"
-TREE_KEYS = ("type", "id", "parentId", "appendMode", "targetId", "appendParentId")
 TOP_TOOL_RESULTS = 5
 
 
@@ -49,47 +41,6 @@ class TranscriptStats:
     oversized_lines: int = 0
 
 
-def _field_string(source: str, name: str) -> str | None:
-    token = json.dumps(name)
-    start = 0
-    while True:
-        index = source.find(token, start)
-        if index < 0:
-            return None
-        start = index + len(token)
-        before = source[:index].rstrip()
-        if before and before[-1] not in "{,":
-            continue
-        match = re.match(r'\s*:\s*"((?:\\.|[^"\\])*)"', source[start:])
-        if not match:
-            if name == "parentId" and re.match(r"\s*:\s*null", source[start:]):
-                return ""
-            continue
-        try:
-            value = json.loads(f'"{match.group(1)}"').strip()
-        except ValueError:
-            return None
-        return value or None
-
-
-def oversized_record(text: str) -> dict[str, Any]:
-    """The placeholder OpenClaw reads for a line over 256 KiB (an assistant message by default)."""
-    prefix = text[:OVERSIZED_PREFIX_CHARS]
-    record: dict[str, Any] = {}
-    kind = _field_string(prefix, "type")
-    rid = _field_string(prefix, "id")
-    parent = _field_string(prefix, "parentId")
-    if kind:
-        record["type"] = kind
-    if rid:
-        record["id"] = rid
-    if parent is not None:
-        record["parentId"] = None if parent == "" else parent
-    role = _field_string(prefix, "role") or "assistant"
-    record["message"] = {"role": role, "content": [{"type": "text", "text": OVERSIZED_PLACEHOLDER}]}
-    return record
-
-
 def _tool_name(message: Mapping[str, Any]) -> str | None:
     name = message.get("toolName")
     return name if isinstance(name, str) else None
@@ -106,27 +57,10 @@ def scan_transcript(path: str, exact: Callable[[Mapping[str, Any]], int] | None 
 
 
 def _scan(path: str, exact: Callable[[Mapping[str, Any]], int] | None) -> TranscriptStats:
-    light: list[dict[str, Any]] = []
-    infos: list[MessageInfo | None] = []
     stats = TranscriptStats(path=path)
-    for raw in iter_raw_lines(path):
-        if raw.length > MAX_PARSE_LINE_BYTES:
-            record = oversized_record(raw.text)
-            stats.oversized_lines += 1
-        else:
-            try:
-                record = jsjson.parse(raw.text)
-            except jsjson.JsonLineError:
-                stats.skipped_lines += 1
-                continue
-            if not isinstance(record, dict):
-                continue
-        if record.get("type") == "session":
-            continue
-        light.append({k: record[k] for k in TREE_KEYS if k in record})
-        infos.append(_message_info(record, exact))
-    selected = _select(light)
-    messages = [infos[i] for i in selected if infos[i] is not None]
+    scan = scan_display(path, lambda record: _message_info(record, exact))
+    stats.skipped_lines, stats.oversized_lines = scan.skipped_lines, scan.oversized_lines
+    messages = scan.messages
     roles = [m.role for m in messages]
     flags = real_flags(roles, [m.meaningful for m in messages])
     stats.total = len(messages)
@@ -162,17 +96,3 @@ def _message_info(record: Mapping[str, Any], exact: Callable[[Mapping[str, Any]]
     if record.get("type") == "compaction":
         return MessageInfo("system", False, 0, entry_id=entry_id, exact=0 if exact else None)
     return None
-
-
-def _select(light: list[dict[str, Any]]) -> list[int]:
-    """`selectBoundedActiveTailRecords`: the active branch when a tree link moved the leaf,
-    with the nearest earlier compaction record in front; otherwise every record."""
-    tree = scan_tree(light)
-    if not tree.has_explicit_leaf_update:
-        return list(range(len(light)))
-    branch = [node.index for node in select_path(tree, tree.leaf_id)]
-    if branch and branch[0] > 0:
-        for index in range(branch[0] - 1, -1, -1):
-            if light[index].get("type") == "compaction":
-                return [index, *branch]
-    return branch

@@ -131,7 +131,7 @@ def layout(groups: Sequence[Group], rect: Rect) -> list[tuple[Group, Leaf, Rect]
     ordered = sorted(groups, key=lambda g: -g.value)
     placed: list[tuple[Group, Leaf, Rect]] = []
     for group, grect in zip(ordered, squarify([g.value for g in ordered], rect)):
-        leaves = sorted(group.leaves, key=lambda l: -l.value)
-        for leaf, lrect in zip(leaves, squarify([l.value for l in leaves], grect)):
+        leaves = sorted(group.leaves, key=lambda item: -item.value)
+        for leaf, lrect in zip(leaves, squarify([item.value for item in leaves], grect)):
             placed.append((group, leaf, lrect))
     return placed

@@ -158,10 +158,10 @@ def _heartbeat_enabled(cfg: Mapping[str, Any] | None, agent_id: str) -> bool:
 
     entries = [e for e in (_agents_section(cfg).get("list") or []) if isinstance(e, Mapping)] \
         if isinstance(_agents_section(cfg).get("list"), list) else []
-    if any(e.get("heartbeat") for e in entries):
-        if not any(e.get("heartbeat") and normalize_agent_id(e.get("id") if isinstance(e.get("id"), str) else None)
-                   == normalize_agent_id(agent_id) for e in entries):
-            return False
+    if any(e.get("heartbeat") for e in entries) and not any(
+            e.get("heartbeat") and normalize_agent_id(e.get("id") if isinstance(e.get("id"), str) else None)
+            == normalize_agent_id(agent_id) for e in entries):
+        return False
     defaults = _agents_section(cfg).get("defaults")
     heartbeat: Any = defaults.get("heartbeat") if isinstance(defaults, Mapping) else None
     entry = _agent_entry(cfg, agent_id)

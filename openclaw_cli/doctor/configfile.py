@@ -13,7 +13,9 @@ from datetime import datetime, timezone
 from typing import Any
 
 from openclaw_cli.config import load as cfgmod
-from openclaw_cli.config.load import ConfigIssue
+from openclaw_cli.config.includes import ConfigIncludeError
+from openclaw_cli.config.json5 import parse_json5
+from openclaw_cli.config.schema import ConfigIssue
 
 COMPAT_VERSION = "2026.7.1"
 BACKUP_COUNT = 5
@@ -123,18 +125,10 @@ def resolve_raw(raw: Any, path: str, env: MutableMapping[str, str]
                 ) -> tuple[dict, list[ConfigIssue], list[ConfigIssue]]:
     """Includes, config `env` block and `${VAR}` applied to an authored object, then validated."""
     try:
-        resolved = cfgmod.resolve_includes(copy.deepcopy(raw), path, env)
-    except (cfgmod.ConfigIncludeError, RecursionError) as exc:
+        return cfgmod.resolve_config(copy.deepcopy(raw), path, env)
+    except (ConfigIncludeError, RecursionError) as exc:
         data = raw if isinstance(raw, dict) else {}
         return data, [ConfigIssue("", str(exc) or "Include resolution failed")], []
-    if isinstance(resolved, dict) and "env" in resolved:
-        cfgmod.apply_config_env(resolved, env)
-    warnings: list[ConfigIssue] = []
-    resolved = cfgmod.substitute_env_vars(
-        resolved, env, on_missing=lambda name, where: warnings.append(
-            ConfigIssue(where, f'Missing env var "{name}" - feature using this value will be unavailable')))
-    issues = cfgmod.validate_config(resolved, env)
-    return (resolved if isinstance(resolved, dict) else {}), issues, warnings
 
 
 def load_doc(env: MutableMapping[str, str]) -> ConfigDoc:
@@ -146,7 +140,7 @@ def load_doc(env: MutableMapping[str, str]) -> ConfigDoc:
         try:
             with open(loaded.path, "rb") as handle:
                 raw_text = handle.read().decode("utf-8", errors="replace")
-            parsed = cfgmod.parse_json5(raw_text)
+            parsed = parse_json5(raw_text)
             raw = parsed if isinstance(parsed, dict) else None
         except (OSError, ValueError):
             raw = None

@@ -51,8 +51,8 @@ def run_checks(ctx: DoctorContext, checks: Sequence[Check], *, only: Sequence[st
 def emit(result: LintResult, severity_min: str, *, json_mode: bool, secrets: set[str],
          out: TextIO | None = None) -> int:
     """Print the result; returns the exit code (1 when a finding reaches the threshold)."""
-    from openclaw_cli.doctor.report import scrub
-    from openclaw_cli.js import json as jsjson
+    from openclaw_cli.ui.console import print_json
+    from openclaw_cli.ui.redact.secrets import scrub
 
     out = out or sys.stdout
     failing = any(meets(f.severity, severity_min) for f in result.findings)
@@ -60,7 +60,7 @@ def emit(result: LintResult, severity_min: str, *, json_mode: bool, secrets: set
     if json_mode:
         doc = {"ok": not failing, "checksRun": result.checks_run, "checksSkipped": result.checks_skipped,
                "findings": [f.to_json() for f in visible]}
-        out.write(scrub(jsjson.dumps_compact(doc), secrets) + "\n")
+        print_json(doc, compact=True, secrets=secrets, out=out)
     else:
         lines = [f"doctor --lint: ran {result.checks_run} check(s), {len(visible)} finding(s)"]
         if not visible:

@@ -49,14 +49,15 @@ Asker = Callable[[str, bool], bool]
 
 def ask_on_terminal(message: str, default: bool) -> bool:
     """A yes/no question on stderr, answered on stdin; empty answer = default."""
+    from openclaw_cli.ui.console import stderr_text
+
     suffix = " [Y/n] " if default else " [y/N] "
     while True:
-        sys.stderr.write(message + suffix)
-        sys.stderr.flush()
+        stderr_text(message + suffix, flush=True)
         try:
             line = sys.stdin.readline()
         except KeyboardInterrupt:
-            sys.stderr.write("\n")
+            stderr_text("\n")
             raise PromptCancelled("Setup cancelled.") from None
         if not line:
             raise PromptCancelled("Setup cancelled.")
@@ -85,27 +86,25 @@ class Prompter:
         self.asked.append(message)
         return self._ask(message, default)
 
-    def confirm(self, message: str, default: bool = True) -> bool:
-        """Config repairs, token generation: yes under --fix/--yes, no when non-interactive."""
-        if self.mode.should_repair:
-            return True
+    def _ask_if_attended(self, message: str, default: bool) -> bool:
+        """No when non-interactive, the default without a terminal, else the answer to the prompt."""
         if self.mode.non_interactive:
             return False
         if not self.mode.can_prompt:
             return default
         return self._prompt(message, default)
 
-    def confirm_aggressive(self, message: str, default: bool = False) -> bool:
-        """Aggressive repairs: automatic only with --fix plus --force."""
-        if self.mode.should_repair and self.mode.should_force:
-            return True
-        if self.mode.non_interactive:
-            return False
+    def confirm(self, message: str, default: bool = True) -> bool:
+        """Config repairs, token generation: yes under --fix/--yes, no when non-interactive."""
         if self.mode.should_repair:
-            return False
-        if not self.mode.can_prompt:
-            return default
-        return self._prompt(message, default)
+            return True
+        return self._ask_if_attended(message, default)
+
+    def confirm_aggressive(self, message: str, default: bool = False) -> bool:
+        """Aggressive repairs: automatic only with --fix plus --force (never asked under --fix alone)."""
+        if self.mode.should_repair:
+            return self.mode.should_force
+        return self._ask_if_attended(message, default)
 
     def confirm_runtime_repair(self, message: str, default: bool = True, *,
                                requires_interactive: bool = False) -> bool:
@@ -114,8 +113,4 @@ class Prompter:
             return True
         if requires_interactive and not self.mode.can_prompt:
             return False
-        if self.mode.non_interactive:
-            return False
-        if not self.mode.can_prompt:
-            return default
-        return self._prompt(message, default)
+        return self._ask_if_attended(message, default)

@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
 from openclaw_cli.doctor.model import Finding
-
-REDACTED = "***"
-
-
-def scrub(text: str, secrets: Iterable[str]) -> str:
-    for secret in sorted({s for s in secrets if s}, key=len, reverse=True):
-        text = text.replace(secret, REDACTED)
-    return text
+from openclaw_cli.ui.redact.secrets import scrub
 
 
 @dataclass

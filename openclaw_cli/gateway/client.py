@@ -11,7 +11,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypedDict
 from urllib.parse import urlsplit, urlunsplit
 
 from openclaw_cli import __version__
@@ -64,6 +64,21 @@ _AUTH_DETAIL_FIXES = {
                         "command on the Gateway host, or use its token or password",
 }
 _RETRY_CLOSE_CODES = (1012, 1013)  # service restart, gateway starting
+
+
+class _ServerError(TypedDict):
+    """What a refused request's error object carries into our error (code, details, message)."""
+
+    code: str | None
+    details: Any
+    server_message: str
+
+
+class _CloseFields(TypedDict):
+    """The close code and reason a closed connection carries into our error."""
+
+    close_code: int | None
+    close_reason: str | None
 
 
 class _Retry(Exception):
@@ -375,21 +390,21 @@ class GatewayClient:
         message = error.get("message") or "unknown error"
         details = error.get("details")
         detail_code = details.get("code") if isinstance(details, dict) else None
-        common = dict(code=code, details=details, server_message=message)
+        common: _ServerError = {"code": code, "details": details, "server_message": message}
         if code == "UNAVAILABLE" and error.get("retryable"):
-            wait_ms = error.get("retryAfterMs") if isinstance(error.get("retryAfterMs"), int) else 500
+            retry_after = error.get("retryAfterMs")
+            wait_ms = retry_after if isinstance(retry_after, int) else 500
             err = GatewayClosed(f"the Gateway at {self.url} is still starting ({message})",
                                 hint=self._hint("retry in a moment"), **common)
             return _Retry(min(2.0, max(0.1, wait_ms / 1000)), err)
-        if detail_code == "PROTOCOL_MISMATCH":
+        if isinstance(details, dict) and detail_code == "PROTOCOL_MISMATCH":
             expected = details.get("expectedProtocol")
             return GatewayProtocolError(
                 f"the Gateway at {self.url} refused the connection: protocol mismatch (it speaks "
                 f"protocol {expected}, this tool {frames.MIN_PROTOCOL}-{frames.MAX_PROTOCOL})",
                 hint=self._hint("use a Gateway and a tool of compatible versions"), **common)
         if code == "NOT_PAIRED" or (isinstance(detail_code, str) and (
-                detail_code.startswith("AUTH_") or detail_code.startswith("DEVICE_")
-                or detail_code == "PAIRING_REQUIRED")) or message.startswith("unauthorized"):
+                detail_code.startswith(("AUTH_", "DEVICE_")) or detail_code == "PAIRING_REQUIRED")) or message.startswith("unauthorized"):
             fix = _AUTH_DETAIL_FIXES.get(detail_code or "") or f"{TOKEN_FIX}, or {PASSWORD_FIX}"
             return GatewayAuthError(
                 f"the Gateway at {self.url} rejected the credentials "
@@ -411,7 +426,7 @@ class GatewayClient:
                       handshake: bool = False) -> Exception:
         """The error for a close; during the handshake a restart or clean close asks for a retry."""
         text = f"{code}: {reason}" if reason else f"{code}"
-        common = dict(close_code=code, close_reason=reason or None)
+        common: _CloseFields = {"close_code": code, "close_reason": reason or None}
         if code == 1009:
             return GatewayProtocolError(
                 f"the connection to {self.url} was closed {when}: a frame exceeded the size limit "

@@ -291,10 +291,11 @@ def resolve_credentials(cfg: Mapping[str, Any] | None, env: Mapping[str, str], *
     resolved = copy.copy(slots)
     reasons: dict[str, str] = {}
     for path in SECRET_PATHS:
-        if not _ref_can_win(resolved, path, cfg, env, remote):
+        ref = coerce_secret_ref(resolved.get(path), cfg)
+        if ref is None or not _ref_can_win(resolved, path, cfg, env, remote):
             continue
         try:
-            resolved[path] = resolve_secret_ref(coerce_secret_ref(resolved[path], cfg), cfg, env)
+            resolved[path] = resolve_secret_ref(ref, cfg, env)
         except SecretRefUnresolvable as exc:
             reasons[path] = str(exc)
     tried: set[str] = set()

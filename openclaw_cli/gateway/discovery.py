@@ -81,7 +81,7 @@ def parse_port_option(value: Any) -> int:
     return port
 
 
-def resolve_port(cfg: Mapping[str, Any] | None, env: Mapping[str, str], port: Any = None) -> int:
+def resolve_port(cfg: Mapping[str, Any] | None, env: Mapping[str, str], port: Any = None) -> int | float:
     """Local Gateway port: explicit `--port`, OPENCLAW_GATEWAY_PORT, gateway.port, 18789."""
     from openclaw_cli.config.load import resolve_gateway_port
 
@@ -177,7 +177,7 @@ def is_secure_ws_url(url: str, *, allow_private: bool = False) -> bool:
     host = _url_host(url)
     if is_private_or_loopback_host(host):
         return True
-    if host and (host.endswith(".local") or host.endswith(".ts.net")):
+    if host and host.endswith((".local", ".ts.net")):
         return True
     return allow_private and host is not None and _host_ip(host) is None
 
@@ -397,13 +397,13 @@ def resolve_connection(method: str, cfg: Mapping[str, Any] | None, env: Mapping[
     credentials = resolve_credentials(cfg, env, token=token, password=password,
                                       url_override_source=override_source)
     config_line = f" (config: {config_path})" if config_path else ""
-    if override_source == "cli" and not credentials:
+    if override is not None and override_source == "cli" and not credentials:
         raise GatewayExplicitAuthRequired(
             "gateway url override requires explicit credentials" + config_line,
             url=redact_url(override), url_source=SOURCE_CLI,
             hint="pass --token or --password with --url (config credentials are not reused "
                  "for an explicit URL), or drop --url to use the configured Gateway.")
-    if override_source == "env" and not credentials:
+    if override is not None and override_source == "env" and not credentials:
         raise GatewayExplicitAuthRequired(
             "gateway url override requires explicit credentials" + config_line,
             url=redact_url(override), url_source=SOURCE_ENV,

@@ -6,18 +6,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from openclaw_cli.errors import CliError
-
-REDACTED = "***"
+from openclaw_cli.ui.redact.secrets import scrub
 
 TOKEN_FIX = "pass the Gateway's token with --token or OPENCLAW_GATEWAY_TOKEN"
 PASSWORD_FIX = "pass the Gateway's password with --password or OPENCLAW_GATEWAY_PASSWORD"
-
-
-def scrub(text: str, secrets: Iterable[str | None]) -> str:
-    """Replace every occurrence of each secret in `text` with a placeholder."""
-    for secret in sorted({s for s in secrets if s}, key=len, reverse=True):
-        text = text.replace(secret, REDACTED)
-    return text
 
 
 def join_hint(*parts: str | None) -> str | None:

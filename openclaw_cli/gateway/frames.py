@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from openclaw_cli.js.values import object_at
 
@@ -77,7 +77,7 @@ def _non_empty_str(value: Any) -> bool:
     return isinstance(value, str) and len(value) > 0
 
 
-def _non_negative_int(value: Any) -> bool:
+def _non_negative_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
@@ -102,8 +102,10 @@ def decode_frame(raw: str | bytes) -> dict[str, Any]:
         raise FrameError("binary frame (the Gateway only sends JSON text frames)")
     try:
         frame = json.loads(raw)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise FrameError(f"not JSON ({exc.msg} at position {exc.pos})") from None
+    except ValueError as exc:  # e.g. an integer literal longer than Python converts
+        raise FrameError(f"not JSON ({exc})") from None
     if not isinstance(frame, dict):
         raise FrameError("frame is not a JSON object")
     kind = frame.get("type")
@@ -168,9 +170,8 @@ def parse_hello_ok(payload: Any) -> HelloOk:
     events = features.get("events")
     events = events if isinstance(events, list) else []
     policy = object_at(payload, "policy")
-    max_payload = policy.get("maxPayload")
-    if not _non_negative_int(max_payload) or max_payload == 0:
-        max_payload = MAX_PAYLOAD_BYTES
+    raw_max = policy.get("maxPayload")
+    max_payload = raw_max if _non_negative_int(raw_max) and raw_max != 0 else MAX_PAYLOAD_BYTES
     tick = policy.get("tickIntervalMs")
     server = object_at(payload, "server")
     auth = object_at(payload, "auth")

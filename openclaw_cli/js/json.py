@@ -13,6 +13,8 @@ import pydantic_core
 __all__ = [
     "JSON_MAX_DEPTH_ERROR",
     "JS_WHITESPACE",
+    "UNDEFINED",
+    "JsonLineError",
     "canonicalize",
     "dumps_compact",
     "dumps_compact_bytes",
@@ -25,6 +27,9 @@ __all__ = [
     "js_utf8",
     "js_utf16_len",
     "loads",
+    "ordered_keys",
+    "parse",
+    "stringify",
 ]
 
 JSON_MAX_DEPTH_ERROR = "JSON nesting is too deep"
@@ -34,6 +39,7 @@ _MAX_ARRAY_INDEX = 4294967294
 
 from openclaw_cli.js.strings import JS_WHITESPACE, js_number_to_string, js_trim  # noqa: E402  (re-exported)
 from openclaw_cli.js.strings import utf16_len as js_utf16_len  # noqa: E402
+from openclaw_cli.js.values import UNDEFINED  # noqa: E402  (re-exported)
 
 
 def js_utf8(value: str) -> bytes:
@@ -117,6 +123,11 @@ def js_ordered(obj: dict) -> dict:
         if k not in out:
             out[k] = v
     return out
+
+
+def ordered_keys(obj: dict) -> list[str]:
+    """Own property order of a JS object: array-index keys ascending, then insertion order."""
+    return list(js_ordered(obj))
 
 
 # ---------------------------------------------------------------------------------------
@@ -215,11 +226,11 @@ def loads(data: str | bytes | bytearray | memoryview) -> Any:
     if isinstance(data, str):
         text = data
         try:
-            raw: bytes | bytearray | memoryview = data.encode("utf-8")
+            raw: bytes | bytearray = data.encode("utf-8")
         except UnicodeEncodeError:
             return _slow_loads(text)
     else:
-        raw, text = data, None
+        raw, text = (bytes(data) if isinstance(data, memoryview) else data), None
     try:
         value = pydantic_core.from_json(raw, allow_inf_nan=False)
     except ValueError:
@@ -230,6 +241,18 @@ def loads(data: str | bytes | bytearray | memoryview) -> Any:
         return canonicalize(value)
     except RecursionError:
         raise ValueError(JSON_MAX_DEPTH_ERROR) from None
+
+
+class JsonLineError(ValueError):
+    """A text that JSON.parse would reject."""
+
+
+def parse(text: str) -> Any:
+    """JSON.parse of one text (a transcript line): like `loads`, failing with JsonLineError."""
+    try:
+        return loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise JsonLineError(str(exc)) from None
 
 
 # ---------------------------------------------------------------------------------------
@@ -287,8 +310,47 @@ def _js_string(value: str) -> str:
     return '"' + _NEEDS_ESCAPE.sub(_escape_char, value) + '"'
 
 
+def _dump_object(value: dict, indent: str, level: int, out: list[str]) -> None:
+    inner = "\n" + indent * (level + 1) if indent else ""
+    sep = ": " if indent else ":"
+    mark = len(out)
+    out.append("{")
+    for k, v in js_ordered(value).items():
+        if v is UNDEFINED:
+            continue
+        if len(out) > mark + 1:
+            out.append(",")
+        out.append(inner)
+        out.append(_js_string(str(k)))
+        out.append(sep)
+        _slow_dump(v, indent, level + 1, out)
+    if len(out) == mark + 1:
+        out.append("}")
+        return
+    if indent:
+        out.append("\n" + indent * level)
+    out.append("}")
+
+
+def _dump_array(value: list | tuple, indent: str, level: int, out: list[str]) -> None:
+    if not value:
+        out.append("[]")
+        return
+    inner = "\n" + indent * (level + 1) if indent else ""
+    out.append("[")
+    for i, v in enumerate(value):
+        if i:
+            out.append(",")
+        out.append(inner)
+        _slow_dump(None if v is UNDEFINED else v, indent, level + 1, out)
+    if indent:
+        out.append("\n" + indent * level)
+    out.append("]")
+
+
 def _slow_dump(value: Any, indent: str, level: int, out: list[str]) -> None:
-    """Pure-Python JSON.stringify for the values the fast encoder cannot take."""
+    """Pure-Python JSON.stringify: any JSON-like value, Python numbers printed as JS prints
+    them, JS key order, UNDEFINED members left out (null in arrays)."""
     if value is None:
         out.append("null")
     elif value is True:
@@ -300,40 +362,9 @@ def _slow_dump(value: Any, indent: str, level: int, out: list[str]) -> None:
     elif isinstance(value, (int, float)):
         out.append(_js_number_text(value))
     elif isinstance(value, dict):
-        if not value:
-            out.append("{}")
-            return
-        inner = "\n" + indent * (level + 1) if indent else ""
-        sep = ": " if indent else ":"
-        out.append("{")
-        first = True
-        for k, v in value.items():
-            if not first:
-                out.append(",")
-            first = False
-            out.append(inner)
-            out.append(_js_string(str(k)))
-            out.append(sep)
-            _slow_dump(v, indent, level + 1, out)
-        if indent:
-            out.append("\n" + indent * level)
-        out.append("}")
+        _dump_object(value, indent, level, out)
     elif isinstance(value, (list, tuple)):
-        if not value:
-            out.append("[]")
-            return
-        inner = "\n" + indent * (level + 1) if indent else ""
-        out.append("[")
-        first = True
-        for v in value:
-            if not first:
-                out.append(",")
-            first = False
-            out.append(inner)
-            _slow_dump(v, indent, level + 1, out)
-        if indent:
-            out.append("\n" + indent * level)
-        out.append("]")
+        _dump_array(value, indent, level, out)
     else:
         raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
 
@@ -402,3 +433,13 @@ def dumps_pretty(value: Any) -> str:
 def dumps_compact(value: Any) -> str:
     """`JSON.stringify(value)`."""
     return dumps_compact_bytes(value).decode("utf-8")
+
+
+def stringify(value: Any, indent: int = 0) -> str:
+    """`JSON.stringify(value, null, indent)` of any JSON-like value (numbers need not be
+    canonical); UNDEFINED members are left out, an UNDEFINED value gives "undefined"."""
+    if value is UNDEFINED:
+        return "undefined"
+    out: list[str] = []
+    _slow_dump(value, " " * indent, 0, out)
+    return "".join(out)

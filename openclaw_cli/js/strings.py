@@ -134,31 +134,3 @@ def js_number_to_string(value: float | int) -> str:
         e = n - 1
         out = digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + ("+" if e >= 0 else "-") + str(abs(e))
     return sign + out
-
-
-def js_truthy(value) -> bool:
-    """JavaScript truthiness of a JSON value (empty objects and arrays are truthy)."""
-    if value is None or value is False:
-        return False
-    if value is True:
-        return True
-    if isinstance(value, (int, float)):
-        return value != 0 and value == value
-    if isinstance(value, str):
-        return value != ""
-    return True
-
-
-def js_string(value) -> str:
-    """`String(value)` / template-literal interpolation of a JSON value."""
-    if isinstance(value, str):
-        return value
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return js_number_to_string(value)
-    if isinstance(value, list):
-        return ",".join("" if v is None else js_string(v) for v in value)
-    return "[object Object]"

@@ -7,17 +7,15 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from openclaw_cli.js.strings import js_number_to_string, js_round, js_trim, js_trim_end
-from openclaw_cli.js.strings import js_string as _js_string
-from openclaw_cli.js.strings import js_truthy as _js_truthy
 
 __all__ = [
-    "MISSING", "coalesce", "js_round", "js_string", "js_to_fixed", "js_to_number", "js_trim",
+    "UNDEFINED", "coalesce", "js_round", "js_string", "js_to_fixed", "js_to_number", "js_trim",
     "js_trim_end", "lower_or_empty", "opt_lower", "opt_str", "truthy",
 ]
 
 
-class _Missing:
-    """`undefined`: a field that is absent (JSON.stringify leaves it out)."""
+class _Undefined:
+    """JavaScript `undefined`: a field that is absent (JSON.stringify leaves it out); falsy."""
 
     __slots__ = ()
 
@@ -28,20 +26,28 @@ class _Missing:
         return False
 
 
-MISSING: Any = _Missing()
+UNDEFINED: Any = _Undefined()
 
 
 def coalesce(*values: Any) -> Any:
     """`a ?? b ?? c`: the first value that is neither null nor undefined (else the last)."""
     for value in values:
-        if value is not None and value is not MISSING:
+        if value is not None and value is not UNDEFINED:
             return value
-    return values[-1] if values else MISSING
+    return values[-1] if values else UNDEFINED
 
 
 def truthy(value: Any) -> bool:
-    """JavaScript truthiness of a JSON value."""
-    return value is not MISSING and _js_truthy(value)
+    """JavaScript truthiness of a JSON value (empty objects and arrays are truthy)."""
+    if value is None or value is False or value is UNDEFINED:
+        return False
+    if value is True:
+        return True
+    if isinstance(value, (int, float)):
+        return value != 0 and value == value
+    if isinstance(value, str):
+        return value != ""
+    return True
 
 
 def opt_str(value: Any) -> str | None:
@@ -65,12 +71,20 @@ def lower_or_empty(value: Any) -> str:
 
 
 def js_string(value: Any) -> str:
-    """`${value}` / String(value) for a JSON value."""
-    if value is MISSING:
+    """`String(value)` / template-literal interpolation of a JSON value."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return "null"
+    if value is UNDEFINED:
         return "undefined"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return js_number_to_string(value)
     if isinstance(value, list):
-        return ",".join("" if v is None or v is MISSING else js_string(v) for v in value)
-    return _js_string(value)
+        return ",".join("" if v is None or v is UNDEFINED else js_string(v) for v in value)
+    return "[object Object]"
 
 
 def _string_to_number(text: str) -> float:
@@ -97,7 +111,7 @@ def _string_to_number(text: str) -> float:
 
 def js_to_number(value: Any) -> float:
     """ToNumber for a JSON value (objects become NaN, arrays go through their string form)."""
-    if value is MISSING:
+    if value is UNDEFINED:
         return math.nan
     if value is None or value is False:
         return 0.0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +23,9 @@ def state_database_path(env: Mapping[str, str] | None = None) -> str:
 
 
 def _warn(message: str) -> None:
-    sys.stderr.write(f"warning: {message}\n")
+    from openclaw_cli.ui.console import warn
+
+    warn(message)
 
 
 def load_acp_sessions(env: Mapping[str, str] | None = None) -> dict[str, AcpMeta]:

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
-from openclaw_cli.js.values import MISSING, coalesce
+from openclaw_cli.js.values import UNDEFINED, coalesce
 from openclaw_cli.listing.runtime_config import DEFAULT_CONTEXT_TOKENS, defaults_of, is_record
 
 
-def _number(value: Any) -> bool:
+def _number(value: Any) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _positive(value: Any) -> bool:
+def _positive(value: Any) -> TypeGuard[float]:
     return _number(value) and value == value and value not in (float("inf"),) and value > 0
 
 
@@ -39,8 +39,8 @@ class ContextWindows:
                 model_id = model.get("id")
                 tokens = model.get("contextTokens") if _number(model.get("contextTokens")) else (
                     provider.get("contextTokens") if _number(provider.get("contextTokens")) else None)
-                window = model.get("contextWindow")
-                window = window if _positive(window) else DEFAULT_CONTEXT_TOKENS
+                raw_window = model.get("contextWindow")
+                window = raw_window if _positive(raw_window) else DEFAULT_CONTEXT_TOKENS
                 if not isinstance(model_id, str) or not model_id:
                     continue
                 if tokens is not None and tokens > 0:
@@ -61,9 +61,9 @@ class ContextDefaults:
 
     def __init__(self, cfg: Mapping, default_model: str) -> None:
         self.windows = ContextWindows(cfg)
-        self.configured = defaults_of(cfg).get("contextTokens", MISSING)
+        self.configured = defaults_of(cfg).get("contextTokens", UNDEFINED)
         fallback = coalesce(self.configured, self.windows.lookup(default_model))
-        self.fallback = fallback if fallback not in (None, MISSING) else DEFAULT_CONTEXT_TOKENS
+        self.fallback = fallback if fallback not in (None, UNDEFINED) else DEFAULT_CONTEXT_TOKENS
 
     def for_row(self, row_context_tokens: Any, model: str) -> Any:
         """`row ?? agents.defaults.contextTokens ?? lookup(model) ?? the default-model window`."""

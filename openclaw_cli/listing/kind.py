@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from openclaw_cli.js.values import MISSING, truthy
+from openclaw_cli.js.values import UNDEFINED, truthy
 from openclaw_cli.store.keys import is_cron_key
 
 
@@ -16,7 +16,7 @@ def classify_session_kind(key: str, entry: Mapping) -> str:
         return "unknown"
     if is_cron_key(key):
         return "cron"
-    if truthy(entry.get("spawnedBy", MISSING)):
+    if truthy(entry.get("spawnedBy", UNDEFINED)):
         return "spawn-child"
     if entry.get("chatType") in ("group", "channel"):
         return "group"

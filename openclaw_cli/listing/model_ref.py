@@ -8,7 +8,7 @@ from typing import Any
 
 from openclaw_cli.errors import CliError
 from openclaw_cli.js.strings import js_trim
-from openclaw_cli.js.values import MISSING, coalesce, js_string, lower_or_empty, truthy
+from openclaw_cli.js.values import UNDEFINED, coalesce, js_string, lower_or_empty, truthy
 from openclaw_cli.listing.cli_providers import is_cli_provider
 from openclaw_cli.listing.runtime_config import (
     DEFAULT_MODEL,
@@ -156,19 +156,19 @@ def display_model_ref(cfg: Mapping, key: str, entry: Mapping) -> ModelRef:
     """resolveSessionDisplayModelRef for a stored entry."""
     agent_id = key.split(":")[1] if key.startswith("agent:") else None
     default = default_model_ref(cfg, agent_id)
-    provider_override = entry.get("providerOverride", MISSING)
-    model_override = entry.get("modelOverride", MISSING)
-    p = None if provider_override in (None, MISSING) else _trim(provider_override, key, "providerOverride")
-    m = None if model_override in (None, MISSING) else _trim(model_override, key, "modelOverride")
+    provider_override = entry.get("providerOverride", UNDEFINED)
+    model_override = entry.get("modelOverride", UNDEFINED)
+    p = None if provider_override in (None, UNDEFINED) else _trim(provider_override, key, "providerOverride")
+    m = None if model_override in (None, UNDEFINED) else _trim(model_override, key, "modelOverride")
     if p and m:
         prefix = f"{p.lower()}/"
         if m.lower().startswith(prefix):
             m = js_trim(m[len(p) + 1:]) or m
     if m:
         return parse_display_ref(m, p if p is not None else default.provider)
-    model = entry.get("model", MISSING)
+    model = entry.get("model", UNDEFINED)
     if truthy(model):
         raw = _trim(model, key, "model")
-        provider = coalesce(entry.get("modelProvider", MISSING), default.provider)
+        provider = coalesce(entry.get("modelProvider", UNDEFINED), default.provider)
         return _normalize_cli_ref(cfg, parse_display_ref(raw, provider), default)
     return default

@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from openclaw_cli.config.agents import normalize_agent_id
+from openclaw_cli.config.agents import normalize_account_id, normalize_agent_id
 from openclaw_cli.js.strings import js_trim
-from openclaw_cli.js.values import MISSING, coalesce, lower_or_empty, opt_lower, opt_str
+from openclaw_cli.js.values import UNDEFINED, coalesce, lower_or_empty, opt_lower, opt_str
 from openclaw_cli.listing.runtime_config import MAIN_KEY, is_record
 from openclaw_cli.store.keys import parse_agent_key
-
-_VALID_ACCOUNT_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}", re.IGNORECASE | re.ASCII)
-_INVALID_ACCOUNT_CHARS = re.compile(r"[^a-z0-9_-]+")
-_BLOCKED_KEYS = frozenset(("__proto__", "prototype", "constructor"))
 
 
 def normalize_chat_type(raw: Any) -> str | None:
@@ -24,23 +19,8 @@ def normalize_chat_type(raw: Any) -> str | None:
     return value if value in ("group", "channel") else None
 
 
-def normalize_account_id(value: Any) -> str:
-    """normalizeAccountId: a slug of the account id, or `default`."""
-    trimmed = js_trim(value) if isinstance(value, str) else ""
-    if not trimmed:
-        return "default"
-    lowered = trimmed.lower()
-    if _VALID_ACCOUNT_ID.fullmatch(trimmed):
-        canonical = lowered
-    else:
-        canonical = _INVALID_ACCOUNT_CHARS.sub("-", lowered).lstrip("-").rstrip("-")[:64]
-    if not canonical or canonical in _BLOCKED_KEYS:
-        return "default"
-    return canonical
-
-
 def _field(value: Any, name: str) -> Any:
-    return value.get(name, MISSING) if is_record(value) else MISSING
+    return value.get(name, UNDEFINED) if is_record(value) else UNDEFINED
 
 
 def _strip_recipient_prefix(value: Any, channel: Any) -> str | None:
@@ -100,21 +80,21 @@ def _peer_session_key(cfg: Mapping, agent_id: str, channel: str, account_id: Any
 
 def runtime_policy_key(cfg: Mapping, key: str, entry: Mapping) -> str | None:
     """resolveDisplayRuntimePolicySessionKey: shown only when it differs from the row key."""
-    origin = entry.get("origin", MISSING)
-    delivery = entry.get("deliveryContext", MISSING)
-    chat_type = normalize_chat_type(coalesce(_field(origin, "chatType"), entry.get("chatType", MISSING)))
+    origin = entry.get("origin", UNDEFINED)
+    delivery = entry.get("deliveryContext", UNDEFINED)
+    chat_type = normalize_chat_type(coalesce(_field(origin, "chatType"), entry.get("chatType", UNDEFINED)))
     if chat_type != "direct":
         return None
     channel = opt_str(coalesce(_field(origin, "provider"), _field(delivery, "channel"),
-                               entry.get("lastChannel", MISSING), entry.get("channel", MISSING),
+                               entry.get("lastChannel", UNDEFINED), entry.get("channel", UNDEFINED),
                                _field(origin, "surface")))
-    to = opt_str(coalesce(_field(origin, "to"), _field(delivery, "to"), entry.get("lastTo", MISSING)))
+    to = opt_str(coalesce(_field(origin, "to"), _field(delivery, "to"), entry.get("lastTo", UNDEFINED)))
     sender = opt_str(_field(origin, "from"))
     native = opt_str(_field(origin, "nativeDirectUserId"))
     peer_id = coalesce(native, _strip_recipient_prefix(to, channel), _strip_recipient_prefix(sender, channel))
     surface = opt_str(_field(origin, "surface"))
     account = opt_str(coalesce(_field(origin, "accountId"), _field(delivery, "accountId"),
-                               entry.get("lastAccountId", MISSING)))
+                               entry.get("lastAccountId", UNDEFINED)))
     session_key = opt_str(key)
     if not session_key:
         return None

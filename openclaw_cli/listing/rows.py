@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from openclaw_cli.js.values import MISSING
+from openclaw_cli.js.values import UNDEFINED
 from openclaw_cli.listing.acp import AcpMeta, meta_for_entry
 from openclaw_cli.listing.context_tokens import ContextDefaults
 from openclaw_cli.listing.kind import classify_session_kind
@@ -116,13 +116,13 @@ def json_row(row: SessionRow, now_ms: float, context: ContextDefaults) -> dict:
     out: dict[str, Any] = {"key": row.key, "updatedAt": updated_at,
                            "ageMs": now_ms - updated_at if updated_at else None}
     total = row.total_tokens()
-    raw_total = entry.get("totalTokens", MISSING)
-    raw_fresh = entry.get("totalTokensFresh", MISSING)
+    raw_total = entry.get("totalTokens", UNDEFINED)
+    raw_fresh = entry.get("totalTokensFresh", UNDEFINED)
     overrides = {
         "totalTokens": total,
         "totalTokensFresh": (raw_fresh is not False) if isinstance(raw_total, (int, float))
         and not isinstance(raw_total, bool) else False,
-        "contextTokens": context.for_row(entry.get("contextTokens", MISSING), row.model_ref.model),
+        "contextTokens": context.for_row(entry.get("contextTokens", UNDEFINED), row.model_ref.model),
         "modelProvider": row.model_ref.provider,
         "model": row.model_ref.model,
     }
@@ -130,8 +130,8 @@ def json_row(row: SessionRow, now_ms: float, context: ContextDefaults) -> dict:
         if name in overrides:
             value = overrides[name]
         else:
-            value = entry.get(name, MISSING)
-        if value is not MISSING:
+            value = entry.get(name, UNDEFINED)
+        if value is not UNDEFINED:
             out[name] = value
     out["agentId"] = row.agent_id
     out["acpRuntime"] = row.acp_runtime

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 from urllib.parse import urlsplit
 
 from openclaw_cli.config.agents import normalize_agent_id, resolve_default_agent_id
 from openclaw_cli.js.strings import js_trim, sanitize_terminal_text
-from openclaw_cli.js.values import MISSING, coalesce, lower_or_empty, opt_lower, opt_str, truthy
+from openclaw_cli.js.values import UNDEFINED, coalesce, lower_or_empty, opt_lower, opt_str, truthy
 from openclaw_cli.listing.cli_providers import is_cli_provider
 from openclaw_cli.listing.runtime_config import (
     DEFAULT_MODEL,
@@ -46,7 +46,7 @@ def normalize_runtime_id(raw: Any) -> str | None:
     return value
 
 
-def _has_policy(value: Any) -> bool:
+def _has_policy(value: Any) -> TypeGuard[dict[str, Any]]:
     return is_record(value) and isinstance(value.get("id"), str) and bool(js_trim(value["id"]))
 
 
@@ -249,10 +249,10 @@ def runtime_label(cfg: Mapping, entry: Mapping, runtime: Mapping, fallback_provi
             return f"{agent} (acp/{backend})" if backend else f"{agent} (acp)"
     if harness and harness not in ("auto", "default"):
         return RUNTIME_LABELS.get(harness) or sanitize_terminal_text(harness)
-    provider_raw = opt_str(coalesce(opt_str(entry.get("modelProvider", MISSING)),
-                                    opt_str(entry.get("providerOverride", MISSING)),
+    provider_raw = opt_str(coalesce(opt_str(entry.get("modelProvider", UNDEFINED)),
+                                    opt_str(entry.get("providerOverride", UNDEFINED)),
                                     opt_str(fallback_provider)))
     provider = sanitize_terminal_text(provider_raw) if provider_raw else None
-    if provider and is_cli_provider(provider, cfg):
+    if provider and provider_raw and is_cli_provider(provider, cfg):
         return RUNTIME_LABELS.get(provider_raw.lower()) or f"{provider} (cli)"
     return RUNTIME_LABELS["openclaw"]

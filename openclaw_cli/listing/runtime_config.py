@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from openclaw_cli.js.strings import js_trim
 from openclaw_cli.js.values import lower_or_empty, opt_str
@@ -26,7 +26,8 @@ _GOOGLE_PREVIEW_IDS = {
 }
 
 
-def is_record(value: Any) -> bool:
+def is_record(value: Any) -> TypeGuard[dict[str, Any]]:
+    """A JSON object (what OpenClaw's isRecord accepts from parsed JSON)."""
     return isinstance(value, dict)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 from openclaw_cli.js.strings import js_number_to_string, pad_end
@@ -11,17 +10,13 @@ from openclaw_cli.js.values import js_round, js_to_fixed, js_to_number, js_trim_
 from openclaw_cli.listing.context_tokens import ContextDefaults
 from openclaw_cli.listing.rows import SessionRow
 from openclaw_cli.ui import cells as display
+from openclaw_cli.ui.console import Style
 
 AGENT_PAD = 10
 KIND_PAD = 11
 RUNTIME_PAD = 18
 TOKENS_PAD = 20
 
-Style = Callable[[str, str], str]
-
-
-def plain(_style: str, text: str) -> str:
-    return text
 
 
 def format_k_tokens(value: Any) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import stat as stat_mod
-import sys
 from dataclasses import dataclass, field
 
 from openclaw_cli.errors import CliError
@@ -58,7 +57,7 @@ def execute(plan: ApplyPlan) -> ExecutionReport:
                        "nothing was changed (the previous store is intact)") from None
     real_dir = jspath.realpath_or_none(store_dir) or store_dir
     effects = plan.effects
-    from openclaw_cli.ui import progress
+    from openclaw_cli.ui import console, progress
 
     with progress.task(f"Applying {len(effects)} file changes", len(effects)) as advance:
         failure = _run_effects(effects, real_dir, report, advance)
@@ -66,7 +65,7 @@ def execute(plan: ApplyPlan) -> ExecutionReport:
         fsync_dir(real_dir)
     for effect, why in report.skipped:
         if why != "already gone":
-            sys.stderr.write(f"skipped {effect.kind} of {effect.path}: {why}\n")
+            console.stderr_line(f"skipped {effect.kind} of {effect.path}: {why}")
     if failure is not None:
         effect, why = failure
         raise CliError(

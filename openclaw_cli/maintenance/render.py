@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from openclaw_cli.js.strings import (
     js_trim,
@@ -14,14 +14,10 @@ from openclaw_cli.js.strings import (
 )
 from openclaw_cli.maintenance.plan import Preview
 from openclaw_cli.ui import cells as display
+from openclaw_cli.ui.console import Style, plain_style
 
 ACTION_PAD = 19
 
-Style = Callable[[str, str], str]  # (style name, text) -> text
-
-
-def _plain(_style: str, text: str) -> str:
-    return text
 
 
 ACTION_STYLES = {
@@ -36,7 +32,7 @@ ACTION_STYLES = {
 
 
 def dry_run_lines(cfg: Mapping, preview: Preview, now_ms: int, show_agent: bool,
-                  style: Style = _plain) -> list[str]:
+                  style: Style = plain_style) -> list[str]:
     s = preview.summary
     out: list[str] = []
     if show_agent:

@@ -11,8 +11,11 @@ import math
 import re
 from typing import Any
 
+from openclaw_cli.config.agents import normalize_optional_account_id
 from openclaw_cli.js.json import JS_WHITESPACE as _JS_WS
 from openclaw_cli.js.json import dumps_compact_bytes, js_number, js_ordered, js_trim, js_utf16_len
+from openclaw_cli.js.values import UNDEFINED
+from openclaw_cli.js.values import truthy as js_truthy
 
 __all__ = [
     "UNDEF",
@@ -32,17 +35,7 @@ __all__ = [
 ]
 
 
-class _Undefined:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "UNDEF"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-UNDEF: Any = _Undefined()
+UNDEF: Any = UNDEFINED
 
 
 # ---------------------------------------------------------------------------------------
@@ -52,20 +45,6 @@ UNDEF: Any = _Undefined()
 def _is_num(v: Any) -> bool:
     t = type(v)
     return t is int or t is float
-
-
-def js_truthy(v: Any) -> bool:
-    """JavaScript truthiness of a JSON value (empty objects and arrays are truthy)."""
-    if v is UNDEF or v is None or v is False:
-        return False
-    if v is True:
-        return True
-    t = type(v)
-    if t is str:
-        return v != ""
-    if t is int or t is float:
-        return v != 0 and v == v
-    return True
 
 
 def _eq(a: Any, b: Any) -> bool:
@@ -150,24 +129,10 @@ def is_valid_transcript_session_id(value: str) -> bool:
     return _CHECKPOINT_TRANSCRIPT.fullmatch(t + ".jsonl") is None
 
 
-_VALID_ACCOUNT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
-_INVALID_ACCOUNT_CHARS = re.compile(r"[^a-z0-9_-]+")
-_BLOCKED_OBJECT_KEYS = frozenset({"__proto__", "prototype", "constructor"})
-
-
 def _opt_account_id(value: Any) -> Any:
     """normalizeOptionalAccountId for a string (or UNDEF)."""
-    trimmed = js_trim(value) if type(value) is str else ""
-    if not trimmed:
-        return UNDEF
-    lowered = trimmed.lower()
-    if _VALID_ACCOUNT_ID.fullmatch(trimmed):
-        canonical = lowered
-    else:
-        canonical = _INVALID_ACCOUNT_CHARS.sub("-", lowered).lstrip("-").rstrip("-")[:64]
-    if not canonical or canonical in _BLOCKED_OBJECT_KEYS:
-        return UNDEF
-    return canonical
+    account = normalize_optional_account_id(value) if type(value) is str else None
+    return UNDEF if account is None else account
 
 
 # ---------------------------------------------------------------------------------------

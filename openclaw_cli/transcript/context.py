@@ -80,7 +80,7 @@ def count_real(items: Sequence[ContextItem]) -> int:
 
 def build_session_context(entries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """`buildSessionContext` over full path entries: messages, thinking level and model."""
-    thinking = "off"
+    thinking: Any = "off"
     model: dict[str, Any] | None = None
     compaction: Mapping[str, Any] | None = None
     for entry in entries:

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from openclaw_cli.transcript import jsjson
+from openclaw_cli.js import json as jsjson
+from openclaw_cli.js.values import UNDEFINED
 from openclaw_cli.transcript.messages import message_from_entry, normalize_loaded_entry
 from openclaw_cli.transcript.reader import iter_raw_lines
 from openclaw_cli.transcript.realness import REAL_ROLES, has_meaningful_conversation_content
@@ -58,11 +59,8 @@ class _LeafControl:
     id: str
     parent_id: str | None
     target_id: str | None
-    append_parent_id: Any  # str | None, or _ABSENT
+    append_parent_id: Any  # str | None, or UNDEFINED
     side: bool
-
-
-_ABSENT = object()
 
 
 def _parse_leaf_control(record: Mapping[str, Any]) -> _LeafControl | None:
@@ -75,11 +73,11 @@ def _parse_leaf_control(record: Mapping[str, Any]) -> _LeafControl | None:
         return None
     if "targetId" not in record or not (record["targetId"] is None or isinstance(record["targetId"], str)):
         return None
-    append = record.get("appendParentId", _ABSENT)
-    if append is not _ABSENT and append is not None and not isinstance(append, str):
+    append = record.get("appendParentId", UNDEFINED)
+    if append is not UNDEFINED and append is not None and not isinstance(append, str):
         return None
-    mode = record.get("appendMode", _ABSENT)
-    if mode is not _ABSENT and mode != "side":
+    mode = record.get("appendMode", UNDEFINED)
+    if mode is not UNDEFINED and mode != "side":
         return None
     return _LeafControl(rid, record["parentId"], record["targetId"], append, mode == "side")
 
@@ -181,7 +179,7 @@ class TranscriptIndex:
     size: int = 0
 
     @property
-    def version(self) -> int:
+    def version(self) -> float:
         version = self.header.get("version")
         return version if isinstance(version, (int, float)) and not isinstance(version, bool) else 1
 
@@ -275,7 +273,7 @@ class TranscriptIndex:
                 yield read_entry(text, self.version)
 
 
-def read_entry(text: str, version: int = 3) -> Any:
+def read_entry(text: str, version: float = 3) -> Any:
     """One line as the Gateway reads it: parsed, repaired (`repair_record`), normalized on load.
     Raises JsonLineError for a line that does not parse; DROPPED for one the repair removes."""
     record = repair_record(jsjson.parse(text))
@@ -381,11 +379,11 @@ def _add_leaf_control(index: TranscriptIndex, leaf: _LeafControl) -> None:
             return ref
         return index.resolve_canonical_parent(ref)
 
-    if not known(leaf.target_id) or (leaf.append_parent_id is not _ABSENT and not known(leaf.append_parent_id)):
+    if not known(leaf.target_id) or (leaf.append_parent_id is not UNDEFINED and not known(leaf.append_parent_id)):
         index.invalid_leaf_controls.add(leaf.id)
         index.opaque_parents[leaf.id] = resolve_append(leaf.parent_id)
         return
     leaf_id = resolve_target(leaf.target_id)
     index.opaque_parents[leaf.id] = leaf_id
     index.leaf_id = leaf_id
-    index.append_parent_id = leaf_id if leaf.append_parent_id is _ABSENT else resolve_append(leaf.append_parent_id)
+    index.append_parent_id = leaf_id if leaf.append_parent_id is UNDEFINED else resolve_append(leaf.append_parent_id)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from openclaw_cli.js.strings import js_string
-from openclaw_cli.transcript.jsjson import ordered_keys, stringify, utf16_len
+from openclaw_cli.js.json import ordered_keys, stringify
+from openclaw_cli.js.strings import utf16_len
+from openclaw_cli.js.values import js_string
 from openclaw_cli.transcript.tokens import block_text
 
 COMPACTION_SUMMARY_PREFIX = ("The conversation history before this point was compacted into the "
@@ -25,7 +26,7 @@ def parse_timestamp_ms(value: Any) -> int | None:
     return parse_iso_ms(value)
 
 
-def normalize_loaded_entry(entry: Any, header_version: int = 3) -> Any:
+def normalize_loaded_entry(entry: Any, header_version: float = 3) -> Any:
     """What the session manager does on load: string/object content becomes text blocks;
     version-2 `hookMessage` roles read as `custom`."""
     if not isinstance(entry, dict) or entry.get("type") != "message":

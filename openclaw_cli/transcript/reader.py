@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from openclaw_cli.transcript.jsjson import js_trim
+from openclaw_cli.js.strings import js_trim
 
 CHUNK_BYTES = 1 << 20
 

@@ -7,7 +7,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from openclaw_cli.transcript.jsjson import JS_WHITESPACE, js_trim
+from openclaw_cli.js.strings import JS_WHITESPACE, js_trim
 
 TOOL_RESULT_LOOKBACK = 20
 NON_CONVERSATION_BLOCK_TYPES = frozenset({"toolCall", "toolUse", "functionCall", "thinking", "reasoning"})

@@ -6,7 +6,9 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from openclaw_cli.transcript.jsjson import stringify, utf16_len
+from openclaw_cli.js.json import stringify
+from openclaw_cli.js.strings import utf16_len
+from openclaw_cli.js.values import UNDEFINED
 
 IMAGE_BLOCK_CHARS = 4800
 
@@ -75,9 +77,9 @@ def estimate_tokens(message: Mapping[str, Any]) -> int:
             elif kind == "thinking":
                 chars += _str_len(block.get("thinking"))
             elif kind == "toolCall":
-                args = block.get("arguments", _MISSING)
+                args = block.get("arguments", UNDEFINED)
                 chars += _str_len(block.get("name"))
-                chars += 9 if args is _MISSING else _json_len(args)
+                chars += 9 if args is UNDEFINED else _json_len(args)
         return math.ceil(chars / 4)
     if role in ("custom", "toolResult"):
         return math.ceil(_content_chars(message.get("content")) / 4)
@@ -86,9 +88,6 @@ def estimate_tokens(message: Mapping[str, Any]) -> int:
     if role in ("branchSummary", "compactionSummary"):
         return math.ceil(_str_len(message.get("summary")) / 4)
     return 0
-
-
-_MISSING = object()
 
 
 def _num(value: Any) -> float:
@@ -125,8 +124,9 @@ def assistant_context_usage(message: Mapping[str, Any]) -> float | None:
 def estimate_context_tokens_from(usages: Sequence[float | None], estimates: Sequence[int]) -> float:
     """`estimateContextTokens` over per-message (usage, estimate) pairs: last usage + trailing."""
     for i in range(len(usages) - 1, -1, -1):
-        if usages[i] is not None:
-            return usages[i] + sum(estimates[i + 1:])
+        usage = usages[i]
+        if usage is not None:
+            return usage + sum(estimates[i + 1:])
     return sum(estimates)
 
 

@@ -6,16 +6,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from openclaw_cli.js.strings import js_trim
+from openclaw_cli.js.values import UNDEFINED
 from openclaw_cli.transcript.index import CANONICAL_TYPES
-from openclaw_cli.transcript.jsjson import js_trim
-
-
-class _Undefined:
-    def __repr__(self) -> str:
-        return "undefined"
-
-
-UNDEFINED: Any = _Undefined()
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +88,7 @@ def scan_tree(records: Sequence[Any]) -> TreeScan:
     def known(ref: Any) -> bool:
         return ref is None or (ref in tree.by_id and ref not in invalid)
 
+    node: TreeNode | None
     for index, record in enumerate(records):
         explicit = parse_tree_entry(record)
         if (explicit is not None and explicit.leaf_id is not UNDEFINED and is_leaf_control(record)

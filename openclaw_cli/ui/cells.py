@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from openclaw_cli.js.strings import js_string, js_truthy, pad_end, utf16_len, utf16_slice
+from openclaw_cli.js.strings import pad_end, utf16_len, utf16_slice
+from openclaw_cli.js.values import js_string
+from openclaw_cli.js.values import truthy as js_truthy
 
 KEY_PAD = 26
 AGE_PAD = 9
 MODEL_PAD = 14
 
 
-def format_time_ago(duration_ms) -> str:
+def format_time_ago(duration_ms: float) -> str:
     """`formatTimeAgo`: just now, Nm ago, Nh ago (under 48 h), Nd ago."""
     if duration_ms is None or duration_ms != duration_ms or duration_ms < 0:
         return "unknown"
@@ -41,7 +43,7 @@ def key_cell(key: str) -> str:
     return pad_end(label, KEY_PAD)
 
 
-def age_cell(updated_at, now_ms: int) -> str:
+def age_cell(updated_at: float | None, now_ms: float) -> str:
     text = format_time_ago(now_ms - updated_at) if updated_at else "unknown"
     return pad_end(text, AGE_PAD)
 

@@ -5,18 +5,66 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
 
 
-def print_json(value) -> None:
+def print_json(value: Any, *, compact: bool = False, secrets: Iterable[str | None] = (),
+               out: TextIO | None = None) -> None:
+    """`JSON.stringify(value, null, 2)` (or compact) and a newline, known secrets blanked out."""
     from openclaw_cli.js import json as jsjson
+    from openclaw_cli.ui.redact.secrets import scrub
 
-    sys.stdout.write(jsjson.dumps_pretty(value) + "\n")
+    text = jsjson.dumps_compact(value) if compact else jsjson.dumps_pretty(value)
+    (out or sys.stdout).write(scrub(text, secrets) + "\n")
 
 
-def color_enabled(stream=None, *, no_color_flag: bool = False) -> bool:
+def stderr_text(text: str, *, flush: bool = False) -> None:
+    """Text on standard error exactly as given (a prompt, a line's end)."""
+    sys.stderr.write(text)
+    if flush:
+        sys.stderr.flush()
+
+
+def stderr_line(text: str) -> None:
+    """One line on standard error."""
+    sys.stderr.write(text + "\n")
+
+
+def warn(message: str) -> None:
+    """A `warning:` line on standard error."""
+    stderr_line(f"warning: {message}")
+
+
+def note(message: str) -> None:
+    """A `note:` line on standard error."""
+    stderr_line(f"note: {message}")
+
+
+def hint(message: str) -> None:
+    """A `hint:` line on standard error."""
+    stderr_line(f"hint: {message}")
+
+
+def error_line(text: str) -> None:
+    """An error line on standard error, red at a terminal, lone surrogates as U+FFFD."""
+    if color_enabled(sys.stderr):
+        text = ansi_style("error", text)
+    stderr_line(printable(text))
+
+
+_color_disabled = False
+
+
+def disable_color() -> None:
+    """`--no-color`: no colour for the rest of the run, whatever FORCE_COLOR says."""
+    global _color_disabled
+    _color_disabled = True
+
+
+def color_enabled(stream: TextIO | None = None, *, no_color_flag: bool = False) -> bool:
     """Colour only at a terminal, never with NO_COLOR (unless FORCE_COLOR says otherwise)."""
-    if no_color_flag or os.environ.get("OPENCLAW_CLI_NO_COLOR"):
+    if no_color_flag or _color_disabled:
         return False
     force = os.environ.get("FORCE_COLOR")
     if force is not None and force not in ("0", "false"):
@@ -39,9 +87,23 @@ _ANSI = {
 }
 
 
+Style = Callable[[str, str], str]  # (style name, text) -> text, the one styling hook of text output
+
+
+def plain_style(_style: str, text: str) -> str:
+    """The Style of uncoloured output: the text unchanged."""
+    return text
+
+
 def ansi_style(style: str, text: str) -> str:
+    """The Style of coloured output: `text` in the ANSI colour of `style`."""
     code = _ANSI.get(style)
     return f"\x1b[{code}m{text}\x1b[0m" if code and text else text
+
+
+def ansi_background(rgb: tuple[int, int, int], text: str) -> str:
+    """`text` on a 24-bit background colour."""
+    return f"\x1b[48;2;{rgb[0]};{rgb[1]};{rgb[2]}m{text}\x1b[0m"
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

@@ -18,7 +18,7 @@ from openclaw_cli.compact.fileops import FileOps, format_capped_file_operations
 from openclaw_cli.compact.planner import CompactionPlan
 from openclaw_cli.compact.summarizers import prompts
 from openclaw_cli.compact.summarizers.base import SummaryResult
-from openclaw_cli.transcript.jsjson import stringify
+from openclaw_cli.js.json import stringify
 from openclaw_cli.transcript.messages import convert_to_llm
 from openclaw_cli.transcript.realness import has_meaningful_text
 from openclaw_cli.transcript.tokens import block_text

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from openclaw_cli.errors import CliError
-from openclaw_cli.transcript import jsjson
+from openclaw_cli.js import json as jsjson
 
 
 class ModelRequestError(CliError):

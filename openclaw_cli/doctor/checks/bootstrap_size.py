@@ -42,14 +42,14 @@ def _setup_complete(workspace: str) -> bool:
 def _heartbeat_included(cfg: dict, agent_id: str) -> bool:
     from openclaw_cli.config.agents import normalize_agent_id
     from openclaw_cli.config.units import parse_duration_ms
+    from openclaw_cli.doctor.support.legacy_shared import list_at
     from openclaw_cli.doctor.support.workspace import agent_entry
 
     agents = object_at(cfg, "agents")
-    entries = [e for e in agents.get("list") or [] if e] if isinstance(agents.get("list"), list) else []
-    if any(isinstance(e, dict) and e.get("heartbeat") for e in entries):
-        if not any(isinstance(e, dict) and e.get("heartbeat") and normalize_agent_id(
-                e.get("id") if isinstance(e.get("id"), str) else None) == agent_id for e in entries):
-            return False
+    with_heartbeat = [e for e in list_at(agents, "list") if isinstance(e, dict) and e.get("heartbeat")]
+    if with_heartbeat and not any(normalize_agent_id(e.get("id") if isinstance(e.get("id"), str) else None)
+                                  == agent_id for e in with_heartbeat):
+        return False
     defaults = object_at(agents, "defaults")
     heartbeat = dict(defaults.get("heartbeat") or {}) if isinstance(defaults.get("heartbeat"), dict) else {}
     override = (agent_entry(cfg, agent_id) or {}).get("heartbeat")

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from openclaw_cli.doctor.model import Check, Finding
+from openclaw_cli.doctor.support.legacy_shared import list_at
 from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ def disabled_reason(cfg: dict, plugin_id: str) -> str | None:
     entry = object_at(entries, plugin_id)
     if entry.get("enabled") is False:
         return f"plugins.entries.{plugin_id}.enabled is false"
-    deny = plugins.get("deny") if isinstance(plugins.get("deny"), list) else []
+    deny = list_at(plugins, "deny")
     if plugin_id in deny:
         return "listed in plugins.deny"
     allow = plugins.get("allow") if isinstance(plugins.get("allow"), list) else []

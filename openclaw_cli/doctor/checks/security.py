@@ -7,6 +7,7 @@ import os
 from typing import TYPE_CHECKING
 
 from openclaw_cli.doctor.model import Check, Finding
+from openclaw_cli.doctor.support.legacy_shared import list_at, str_at
 from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ def exposure_lines(ctx: DoctorContext) -> list[str]:
     auth = object_at(gateway, "auth")
     mode, token = resolve_auth(cfg, ctx.env)
     password = (ctx.env.get("OPENCLAW_GATEWAY_PASSWORD") or "").strip() or (
-        auth.get("password").strip() if isinstance(auth.get("password"), str) else "")
+        str_at(auth, "password").strip())
     has_token = bool(token) or is_configured(auth.get("token"), cfg)
     has_password = bool(password) or is_configured(auth.get("password"), cfg)
     shared = (mode == "token" and has_token) or (mode == "password" and has_password)
@@ -109,7 +110,7 @@ def heartbeat_lines(cfg: dict) -> list[str]:
     agents = object_at(cfg, "agents")
     defaults = object_at(agents, "defaults")
     check("Heartbeat defaults", defaults.get("heartbeat"), "agents.defaults.heartbeat.directPolicy")
-    for agent in agents.get("list") if isinstance(agents.get("list"), list) else []:
+    for agent in list_at(agents, "list"):
         if isinstance(agent, dict):
             check(f'Heartbeat agent "{agent.get("id")}"', agent.get("heartbeat"),
                   f'heartbeat.directPolicy for agent "{agent.get("id")}"')

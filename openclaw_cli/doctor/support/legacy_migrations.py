@@ -22,8 +22,10 @@ from openclaw_cli.doctor.support.legacy_shared import (
     cleanup_empty,
     clone,
     ensure,
+    list_at,
     merge_missing,
     rec,
+    str_at,
 )
 
 Changes = list[str]
@@ -206,8 +208,8 @@ def audio_transcription(raw: dict, changes: Changes) -> None:
     audio = rec(raw.get("audio"))
     if not audio or "transcription" not in audio:
         return
-    source = rec(audio["transcription"])
-    command = source.get("command") if source else None
+    source = rec(audio["transcription"]) or {}
+    command = source.get("command")
     mapped = None
     if isinstance(command, list) and command and all(isinstance(p, str) for p in command) \
             and command[0].strip() and _safe_executable(command[0].strip()):
@@ -249,8 +251,8 @@ def queue_modes(raw: dict, changes: Changes) -> None:
                        "steering.")
 
     migrate(queue, "mode", "messages.queue.mode")
-    by_channel = rec(queue.get("byChannel"))
-    for channel_id in list(by_channel or {}):
+    by_channel = rec(queue.get("byChannel")) or {}
+    for channel_id in list(by_channel):
         migrate(by_channel, channel_id, f"messages.queue.byChannel.{channel_id}")
 
 
@@ -259,12 +261,12 @@ def queue_modes(raw: dict, changes: Changes) -> None:
 def _agents(raw: dict) -> tuple[dict | None, dict | None, list]:
     agents = rec(raw.get("agents"))
     defaults = rec(agents.get("defaults")) if agents else None
-    entries = agents.get("list") if agents and isinstance(agents.get("list"), list) else []
+    entries = list_at(agents, "list") if agents else []
     return agents, defaults, entries
 
 
 def silent_reply(raw: dict, changes: Changes) -> None:
-    _agents_, defaults, _ = _agents(raw)
+    _, defaults, _ = _agents(raw)
     silent = rec(defaults.get("silentReply")) if defaults else None
     if silent is not None and "direct" in silent:
         del silent["direct"]
@@ -350,7 +352,7 @@ _CLI_RUNTIMES = {"claude-cli": "anthropic", "google-gemini-cli": "google"}
 
 def _runtime_policy(container: dict, label: str, changes: Changes) -> None:
     runtime_cfg = rec(container.get("agentRuntime")) or {}
-    runtime = runtime_cfg.get("id").strip().lower() if isinstance(runtime_cfg.get("id"), str) else ""
+    runtime = str_at(runtime_cfg, "id").strip().lower()
     provider = _CLI_RUNTIMES.get(runtime)
     if not provider:
         return
@@ -369,7 +371,7 @@ def _runtime_policy(container: dict, label: str, changes: Changes) -> None:
         add(model)
     elif isinstance(model, dict):
         add(model.get("primary"))
-        for fallback in model.get("fallbacks") if isinstance(model.get("fallbacks"), list) else []:
+        for fallback in list_at(model, "fallbacks"):
             add(fallback)
     if not refs:
         return
@@ -378,7 +380,7 @@ def _runtime_policy(container: dict, label: str, changes: Changes) -> None:
     for ref in refs:
         entry = dict(models[ref]) if isinstance(models.get(ref), dict) else {}
         current = rec(entry.get("agentRuntime")) or {}
-        current_id = current.get("id").strip().lower() if isinstance(current.get("id"), str) else ""
+        current_id = str_at(current, "id").strip().lower()
         if current_id and current_id != "auto":
             continue
         entry["agentRuntime"] = {**current, "id": runtime}
@@ -552,7 +554,7 @@ def control_ui_origins(raw: dict, changes: Changes) -> None:
 
     port_text = js_number_to_string(port)
     origins = [f"http://localhost:{port_text}", f"http://127.0.0.1:{port_text}"]
-    custom = gateway.get("customBindHost").strip() if isinstance(gateway.get("customBindHost"), str) else ""
+    custom = str_at(gateway, "customBindHost").strip()
     if bind == "custom" and custom and f"http://{custom}:{port_text}" not in origins:
         origins.append(f"http://{custom}:{port_text}")
     gateway["controlUi"] = {**control, "allowedOrigins": origins}
@@ -563,7 +565,9 @@ def control_ui_origins(raw: dict, changes: Changes) -> None:
 
 def gateway_bind(raw: dict, changes: Changes) -> None:
     gateway = rec(raw.get("gateway"))
-    bind = gateway.get("bind") if gateway else None
+    if gateway is None:
+        return
+    bind = gateway.get("bind")
     if not isinstance(bind, str) or not bind.strip():
         return
     mapped = legacy_bind_alias(bind)
@@ -675,8 +679,8 @@ def bundled_discovery(raw: dict, changes: Changes) -> None:
 
 def x_search(raw: dict, changes: Changes) -> None:
     web = rec((rec(raw.get("tools")) or {}).get("web"))
-    legacy = rec(web.get("x_search")) if web else None
-    if legacy is None or "apiKey" not in legacy:
+    legacy = rec(web.get("x_search")) if web is not None else None
+    if web is None or legacy is None or "apiKey" not in legacy:
         return
     auth = legacy["apiKey"]
     rest = {k: v for k, v in legacy.items() if k != "apiKey"}

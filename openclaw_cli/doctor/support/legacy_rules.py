@@ -66,8 +66,8 @@ def _auto(value: Any, _root: dict | None = None) -> bool:
 
 
 def _store_path(memory_search: Any) -> bool:
-    store = rec(rec(memory_search) and memory_search.get("store"))
-    return bool(store) and isinstance(store.get("path"), str)
+    store = rec(memory_search.get("store")) if isinstance(memory_search, dict) else None
+    return store is not None and isinstance(store.get("path"), str)
 
 
 def legacy_bind_alias(value: Any) -> str | None:

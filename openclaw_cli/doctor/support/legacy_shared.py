@@ -5,11 +5,25 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from openclaw_cli.js.values import UNDEFINED as MISSING
+
 BLOCKED_KEYS = frozenset({"__proto__", "prototype", "constructor"})
 
 
 def rec(value: Any) -> dict | None:
     return value if isinstance(value, dict) else None
+
+
+def list_at(parent: dict, key: str) -> list:
+    """`parent[key]` when it is an array, else a fresh empty list."""
+    value = parent.get(key)
+    return value if isinstance(value, list) else []
+
+
+def str_at(parent: dict, key: str) -> str:
+    """`parent[key]` when it is a string, else ''."""
+    value = parent.get(key)
+    return value if isinstance(value, str) else ""
 
 
 def ensure(root: dict, key: str) -> dict:
@@ -49,28 +63,3 @@ def get_path(root: Any, path: tuple[str, ...]) -> Any:
             return MISSING
         cursor = cursor[key]
     return cursor
-
-
-class _Missing:
-    def __repr__(self) -> str:
-        return "undefined"
-
-
-MISSING: Any = _Missing()
-
-
-def js_str(value: Any) -> str:
-    """`String(value)` for JSON values."""
-    from openclaw_cli.js.strings import js_number_to_string
-
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if value is None:
-        return "null"
-    if isinstance(value, (int, float)):
-        return js_number_to_string(value)
-    if isinstance(value, str):
-        return value
-    return "[object Object]" if isinstance(value, dict) else ",".join(js_str(v) for v in value)

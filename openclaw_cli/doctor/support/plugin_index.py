@@ -6,6 +6,7 @@ import json
 import os
 from typing import TYPE_CHECKING
 
+from openclaw_cli.doctor.support.legacy_shared import list_at
 from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ def known_plugin_ids(ctx: DoctorContext) -> set[str]:
     _scan_root(os.path.join(workspace_dir(ctx), ".openclaw", "extensions"), ids)
     plugins = object_at(ctx.cfg, "plugins")
     load = object_at(plugins, "load")
-    for raw in load.get("paths") if isinstance(load.get("paths"), list) else []:
+    for raw in list_at(load, "paths"):
         if isinstance(raw, str) and raw.strip():
             _scan_path(resolve_user_path(raw.strip(), ctx.env), ids)
     installs = plugins.get("installs")

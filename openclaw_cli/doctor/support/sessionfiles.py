@@ -80,17 +80,17 @@ def orphan_transcripts(view: StoreView, sessions_dir: str) -> list[str]:
         if path:
             referenced.add(comparable(path))
     try:
-        entries = list(os.scandir(sessions_dir))
+        listing = list(os.scandir(sessions_dir))
     except OSError:
         return []
     found = []
-    for entry in entries:
+    for dirent in listing:
         try:
-            is_file = entry.is_file(follow_symlinks=False)
+            is_file = dirent.is_file(follow_symlinks=False)
         except OSError:
             continue
-        if is_file and is_primary_transcript(entry.name):
-            full = os.path.join(sessions_dir, entry.name)
+        if is_file and is_primary_transcript(dirent.name):
+            full = os.path.join(sessions_dir, dirent.name)
             if comparable(full) not in referenced:
                 found.append(full)
     return found

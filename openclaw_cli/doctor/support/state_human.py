@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING
 
 from openclaw_cli.doctor.support import fsutil
@@ -12,6 +15,7 @@ if TYPE_CHECKING:
     from openclaw_cli.doctor.checks.state_integrity import StateIntegrityCheck
     from openclaw_cli.doctor.context import DoctorContext
     from openclaw_cli.doctor.report import Report
+    from openclaw_cli.doctor.support.sessionfiles import StoreView
 
 MAX_RECENT = 5
 
@@ -123,8 +127,8 @@ def main_session_key(cfg: dict) -> str:
     if session.get("scope") == "global":
         return "global"
     agents = object_at(cfg, "agents")
-    raw_list = agents.get("list") if isinstance(agents.get("list"), list) else []
-    entries = [a for a in raw_list if isinstance(a, dict)]
+    raw_list = agents.get("list")
+    entries = [a for a in raw_list if isinstance(a, dict)] if isinstance(raw_list, list) else []
     chosen = next((a.get("id") for a in entries if a.get("default")), None)
     if chosen is None and entries:
         chosen = entries[0].get("id")
@@ -146,91 +150,119 @@ def is_slash_routing_key(key: str) -> bool:
     return re.match(r"^[^:]+:slash:[^:]+(?:$|:)", scoped) is not None
 
 
+@dataclass
+class _Rows:
+    """The lines of the `State integrity` note and of its `Doctor changes`, filled row family by row family."""
+
+    warnings: list[str] = field(default_factory=list)
+    changes: list[str] = field(default_factory=list)
+
+    def attempt(self, action: Callable[[], object], done: str, failed: str) -> bool:
+        """Run one repair: `done` joins the changes, or `failed: <error>` the warnings."""
+        try:
+            action()
+        except OSError as exc:
+            self.warnings.append(f"{failed}: {exc}")
+            return False
+        self.changes.append(done)
+        return True
+
+
 def run_state_integrity(check: StateIntegrityCheck, ctx: DoctorContext, report: Report) -> None:
-    from openclaw_cli.doctor.checks.state_integrity import oauth_dir, oauth_required, runtime_dirs
-    from openclaw_cli.doctor.support.sessionfiles import (
-        orphan_transcripts,
-        read_store,
-        skipped_orphans_message,
-    )
+    from openclaw_cli.doctor.support.sessionfiles import read_store
 
+    rows = _Rows()
+    shown_state = ctx.display(ctx.state_dir)
+    rows.warnings.extend(_storage_lines(ctx, shown_state))
+    exists = _state_dir_rows(ctx, rows, shown_state)
+    _config_file_rows(ctx, rows)
+    if exists:
+        _runtime_dir_rows(ctx, rows)
+    _other_state_rows(ctx, rows, shown_state)
+    store_path = ctx.store_path()
+    view = read_store(store_path)
+    _session_store_rows(ctx, report, rows, view, os.path.abspath(store_path))
+    _orphan_transcript_rows(ctx, report, rows, view)
+    if rows.warnings:
+        report.note("State integrity", rows.warnings, check_id=check.id, findings=check.detect(ctx))
+        if not ctx.should_repair and any(_fixable(w) for w in rows.warnings):
+            report.pending_fix = True
+    if rows.changes:
+        report.changes(rows.changes, check_id=check.id)
+
+
+def _state_dir_rows(ctx: DoctorContext, rows: _Rows, shown_state: str) -> bool:
+    """The state folder: missing (create it), not writable, too open. True when it exists."""
     p = ctx.prompter
-    warnings: list[str] = []
-    changes: list[str] = []
     state = ctx.state_dir
-    shown_state = ctx.display(state)
-    warnings.extend(_storage_lines(ctx, shown_state))
-
     exists = fsutil.exists_dir(state)
     if not exists:
-        warnings.append(f"- CRITICAL: state directory missing ({shown_state}). Sessions, credentials, logs, "
-                        "and config are stored there.")
+        rows.warnings.append(f"- CRITICAL: state directory missing ({shown_state}). Sessions, credentials, logs, "
+                             "and config are stored there.")
         gateway = object_at(ctx.cfg, "gateway")
         if gateway.get("mode") == "remote":
-            warnings.append("- Gateway is in remote mode; run doctor on the remote host where the gateway runs.")
+            rows.warnings.append("- Gateway is in remote mode; run doctor on the remote host where the gateway runs.")
         if p.confirm_runtime_repair(f"Create {shown_state} now?", False):
-            try:
-                os.makedirs(state, exist_ok=True)
-                changes.append(f"- Created {shown_state}")
-                exists = True
-            except OSError as exc:
-                warnings.append(f"- Failed to create {shown_state}: {exc}")
+            exists = rows.attempt(lambda: os.makedirs(state, exist_ok=True), f"- Created {shown_state}",
+                                  f"- Failed to create {shown_state}")
     if exists and not fsutil.can_write(state):
-        warnings.append(f"- State directory not writable ({shown_state}).")
-        hint = fsutil.dir_permission_hint(state)
-        if hint:
-            warnings.append(f"  {hint}")
-        if p.confirm_runtime_repair(f"Repair permissions on {shown_state}?", True):
-            try:
-                os.chmod(state, (os.stat(state).st_mode & 0o777) | 0o700)
-                changes.append(f"- Repaired permissions on {shown_state}")
-            except OSError as exc:
-                warnings.append(f"- Failed to repair {shown_state}: {exc}")
+        _unwritable_rows(ctx, rows, state, f"- State directory not writable ({shown_state}).",
+                         shown_state, f"- Repaired permissions on {shown_state}", shown_state)
     if exists and fsutil.mode_too_open(state):
-        warnings.append(f"- State directory permissions are too open ({shown_state}). Recommend chmod 700.")
+        rows.warnings.append(f"- State directory permissions are too open ({shown_state}). Recommend chmod 700.")
         if p.confirm_runtime_repair(f"Tighten permissions on {shown_state} to 700?", True):
-            try:
-                os.chmod(state, 0o700)
-                changes.append(f"- Tightened permissions on {shown_state} to 700")
-            except OSError as exc:
-                warnings.append(f"- Failed to read {shown_state} permissions: {exc}")
-    config = ctx.config_path
-    if fsutil.exists_file(config) and fsutil.mode_too_open(config):
-        shown = ctx.display(config)
-        warnings.append(f"- Config file is group/world readable ({shown}). Recommend chmod 600.")
-        if p.confirm_runtime_repair(f"Tighten permissions on {shown} to 600?", True):
-            try:
-                os.chmod(config, 0o600)
-                changes.append(f"- Tightened permissions on {shown} to 600")
-            except OSError as exc:
-                warnings.append(f"- Failed to read config permissions ({shown}): {exc}")
-    if exists:
-        if not oauth_required(ctx) and not fsutil.exists_dir(oauth_dir(ctx)):
-            warnings.append(f"- OAuth dir not present ({ctx.display(oauth_dir(ctx))}). Skipping create because no "
-                            "WhatsApp/pairing channel config is active.")
-        for rd in runtime_dirs(ctx):
-            shown = ctx.display(rd.path)
-            if not fsutil.exists_dir(rd.path):
-                warnings.append(f"- CRITICAL: {rd.label} missing ({shown}).")
-                if p.confirm_runtime_repair(f"Create {rd.label} at {shown}?", True):
-                    try:
-                        os.makedirs(rd.path, exist_ok=True)
-                        changes.append(f"- Created {rd.label}: {shown}")
-                    except OSError as exc:
-                        warnings.append(f"- Failed to create {shown}: {exc}")
-                continue
-            if not fsutil.can_write(rd.path):
-                warnings.append(f"- {rd.label} not writable ({shown}).")
-                hint = fsutil.dir_permission_hint(rd.path)
-                if hint:
-                    warnings.append(f"  {hint}")
-                if p.confirm_runtime_repair(f"Repair permissions on {rd.label}?", True):
-                    try:
-                        os.chmod(rd.path, (os.stat(rd.path).st_mode & 0o777) | 0o700)
-                        changes.append(f"- Repaired permissions on {rd.label}: {shown}")
-                    except OSError as exc:
-                        warnings.append(f"- Failed to repair {shown}: {exc}")
+            rows.attempt(lambda: os.chmod(state, 0o700), f"- Tightened permissions on {shown_state} to 700",
+                         f"- Failed to read {shown_state} permissions")
+    return exists
 
+
+def _unwritable_rows(ctx: DoctorContext, rows: _Rows, path: str, line: str, name: str, done: str,
+                     shown: str) -> None:
+    """A folder we cannot write: the warning, a permission hint, and the repair (owner rwx added)."""
+    rows.warnings.append(line)
+    hint = fsutil.dir_permission_hint(path)
+    if hint:
+        rows.warnings.append(f"  {hint}")
+    if ctx.prompter.confirm_runtime_repair(f"Repair permissions on {name}?", True):
+        rows.attempt(lambda: os.chmod(path, (os.stat(path).st_mode & 0o777) | 0o700), done,
+                     f"- Failed to repair {shown}")
+
+
+def _config_file_rows(ctx: DoctorContext, rows: _Rows) -> None:
+    """A config file that others can read (tighten it to 600)."""
+    config = ctx.config_path
+    if not (fsutil.exists_file(config) and fsutil.mode_too_open(config)):
+        return
+    shown = ctx.display(config)
+    rows.warnings.append(f"- Config file is group/world readable ({shown}). Recommend chmod 600.")
+    if ctx.prompter.confirm_runtime_repair(f"Tighten permissions on {shown} to 600?", True):
+        rows.attempt(lambda: os.chmod(config, 0o600), f"- Tightened permissions on {shown} to 600",
+                     f"- Failed to read config permissions ({shown})")
+
+
+def _runtime_dir_rows(ctx: DoctorContext, rows: _Rows) -> None:
+    """The OAuth folder and the runtime folders under the state folder: missing or not writable."""
+    from openclaw_cli.doctor.checks.state_integrity import oauth_dir, oauth_required, runtime_dirs
+
+    if not oauth_required(ctx) and not fsutil.exists_dir(oauth_dir(ctx)):
+        rows.warnings.append(f"- OAuth dir not present ({ctx.display(oauth_dir(ctx))}). Skipping create because no "
+                             "WhatsApp/pairing channel config is active.")
+    for rd in runtime_dirs(ctx):
+        shown = ctx.display(rd.path)
+        if not fsutil.exists_dir(rd.path):
+            rows.warnings.append(f"- CRITICAL: {rd.label} missing ({shown}).")
+            if ctx.prompter.confirm_runtime_repair(f"Create {rd.label} at {shown}?", True):
+                rows.attempt(partial(os.makedirs, rd.path, exist_ok=True), f"- Created {rd.label}: {shown}",
+                             f"- Failed to create {shown}")
+            continue
+        if not fsutil.can_write(rd.path):
+            _unwritable_rows(ctx, rows, rd.path, f"- {rd.label} not writable ({shown}).", rd.label,
+                             f"- Repaired permissions on {rd.label}: {shown}", shown)
+
+
+def _other_state_rows(ctx: DoctorContext, rows: _Rows, shown_state: str) -> None:
+    """Other state folders on this machine, and agent folders no agents.list entry names."""
+    state = ctx.state_dir
     extra: list[str] = []
     default_state = os.path.join(ctx.home, ".openclaw")
     if os.path.abspath(state) != os.path.abspath(default_state) and fsutil.exists_dir(default_state):
@@ -239,13 +271,13 @@ def run_state_integrity(check: StateIntegrityCheck, ctx: DoctorContext, report: 
         if other not in extra:
             extra.append(other)
     if extra:
-        warnings.append("\n".join(["- Multiple state directories detected. This can split session history.",
-                                   *[f"  - {ctx.display(d)}" for d in extra], f"  Active state dir: {shown_state}"]))
-
+        rows.warnings.append("\n".join(["- Multiple state directories detected. This can split session history.",
+                                        *[f"  - {ctx.display(d)}" for d in extra],
+                                        f"  Active state dir: {shown_state}"]))
     orphans = orphan_agent_dirs(ctx)
     if orphans:
         labels = [name if name == agent_id else f"{name} (id {agent_id})" for name, agent_id in orphans]
-        warnings.append("\n".join([
+        rows.warnings.append("\n".join([
             f"- Found {fsutil.count_label(len(orphans), 'agent directory', 'agent directories')} on disk without "
             "a matching agents.list entry.",
             "  These agents can still have sessions/auth state on disk, but config-driven routing, identity, and "
@@ -254,75 +286,79 @@ def run_state_integrity(check: StateIntegrityCheck, ctx: DoctorContext, report: 
             "  Restore the missing agents.list entries or remove stale dirs after confirming they are no longer "
             f"needed: {ctx.display(os.path.join(state, 'agents'))}"]))
 
-    store_path = ctx.store_path()
-    abs_store = os.path.abspath(store_path)
-    view = read_store(store_path)
+
+def _session_store_rows(ctx: DoctorContext, report: Report, rows: _Rows, view: StoreView,
+                        abs_store: str) -> None:
+    """Recent sessions without transcripts, wedged subagents, a missing or empty main transcript."""
     entries = list(view.items())
-    if entries:
-        ordered = sorted(entries, key=lambda kv: -(kv[1].get("updatedAt") if _is_num(kv[1].get("updatedAt")) else 0))
-        recent = [kv for kv in ordered[:MAX_RECENT] if not is_slash_routing_key(kv[0])]
-        missing = [kv for kv in recent if kv[1].get("sessionId")
-                   and not fsutil.exists_file(view.transcript_path(kv[1]) or "")]
-        if missing:
-            warnings.append("\n".join([
-                f"- {len(missing)}/{len(recent)} recent sessions are missing transcripts.",
-                f'  Verify sessions in store: openclaw sessions --store "{abs_store}"',
-                f'  Preview cleanup impact: openclaw sessions cleanup --store "{abs_store}" --dry-run --fix-missing',
-                f'  Prune missing entries: openclaw sessions cleanup --store "{abs_store}" --enforce --fix-missing']))
-            report.step(f'openclaw sessions cleanup --store "{abs_store}" --dry-run --fix-missing')
-        _wedged_subagents(ctx, report, entries, abs_store, warnings, changes)
-        main = view.entries.get(main_session_key(ctx.cfg))
-        if isinstance(main, dict) and main.get("sessionId"):
-            transcript = view.transcript_path(main)
-            if transcript and not fsutil.exists_file(transcript):
-                warnings.append(f"- Main session transcript missing ({ctx.display(transcript)}). "
-                                "History will appear to reset.")
-            elif transcript:
-                lines = fsutil.count_jsonl_lines(transcript)
-                if lines <= 1:
-                    warnings.append(f"- Main session transcript has only {lines} line. Session history may not be "
-                                    "appending.")
+    if not entries:
+        return
+    ordered = sorted(entries, key=lambda kv: -_updated_at(kv[1]))
+    recent = [kv for kv in ordered[:MAX_RECENT] if not is_slash_routing_key(kv[0])]
+    missing = [kv for kv in recent if kv[1].get("sessionId")
+               and not fsutil.exists_file(view.transcript_path(kv[1]) or "")]
+    if missing:
+        rows.warnings.append("\n".join([
+            f"- {len(missing)}/{len(recent)} recent sessions are missing transcripts.",
+            f'  Verify sessions in store: openclaw sessions --store "{abs_store}"',
+            f'  Preview cleanup impact: openclaw sessions cleanup --store "{abs_store}" --dry-run --fix-missing',
+            f'  Prune missing entries: openclaw sessions cleanup --store "{abs_store}" --enforce --fix-missing']))
+        report.step(f'openclaw sessions cleanup --store "{abs_store}" --dry-run --fix-missing')
+    _wedged_subagents(ctx, report, entries, abs_store, rows.warnings, rows.changes)
+    main = view.entries.get(main_session_key(ctx.cfg))
+    if not (isinstance(main, dict) and main.get("sessionId")):
+        return
+    transcript = view.transcript_path(main)
+    if transcript and not fsutil.exists_file(transcript):
+        rows.warnings.append(f"- Main session transcript missing ({ctx.display(transcript)}). "
+                             "History will appear to reset.")
+    elif transcript:
+        lines = fsutil.count_jsonl_lines(transcript)
+        if lines <= 1:
+            rows.warnings.append(f"- Main session transcript has only {lines} line. Session history may not be "
+                                 "appending.")
+
+
+def _orphan_transcript_rows(ctx: DoctorContext, report: Report, rows: _Rows, view: StoreView) -> None:
+    """Transcripts sessions.json no longer names (archived on request; never without a usable index)."""
+    from openclaw_cli.doctor.support.sessionfiles import orphan_transcripts, skipped_orphans_message
 
     sessions_dir = ctx.sessions_dir()
-    if fsutil.exists_dir(sessions_dir) and not _orphans_suppressed(ctx):
-        orphan_paths = orphan_transcripts(view, sessions_dir)
-        if orphan_paths and view.corrupt:
-            # Without a usable index nothing tells an orphan from live history: no finding, no prompt.
-            warnings.append(f"- {skipped_orphans_message(len(orphan_paths), ctx.display(sessions_dir))}")
-        elif orphan_paths:
-            label = fsutil.count_label(len(orphan_paths), "orphan transcript file")
-            shown_dir = ctx.display(sessions_dir)
-            warnings.append("\n".join([
-                f"- Found {label} in {shown_dir}.",
-                "  These .jsonl files are no longer referenced by sessions.json, so they are not part of any active "
-                "session history.",
-                "  Doctor can archive them safely by renaming each file to *.deleted.<timestamp>.",
-                f"  Examples: {_preview([os.path.basename(x) for x in orphan_paths])}"]))
-            question = f"Archive {label} in {shown_dir}? This only renames them to *.deleted.<timestamp>."
-            if p.confirm_runtime_repair(question, False, requires_interactive=True):
-                from openclaw_cli.store.artifacts import format_archive_timestamp
+    if not fsutil.exists_dir(sessions_dir) or _orphans_suppressed(ctx):
+        return
+    orphan_paths = orphan_transcripts(view, sessions_dir)
+    if orphan_paths and view.corrupt:
+        # Without a usable index nothing tells an orphan from live history: no finding, no prompt.
+        rows.warnings.append(f"- {skipped_orphans_message(len(orphan_paths), ctx.display(sessions_dir))}")
+        return
+    if not orphan_paths:
+        return
+    label = fsutil.count_label(len(orphan_paths), "orphan transcript file")
+    shown_dir = ctx.display(sessions_dir)
+    rows.warnings.append("\n".join([
+        f"- Found {label} in {shown_dir}.",
+        "  These .jsonl files are no longer referenced by sessions.json, so they are not part of any active "
+        "session history.",
+        "  Doctor can archive them safely by renaming each file to *.deleted.<timestamp>.",
+        f"  Examples: {_preview([os.path.basename(x) for x in orphan_paths])}"]))
+    question = f"Archive {label} in {shown_dir}? This only renames them to *.deleted.<timestamp>."
+    if ctx.prompter.confirm_runtime_repair(question, False, requires_interactive=True):
+        from openclaw_cli.store.artifacts import format_archive_timestamp
 
-                stamp = format_archive_timestamp(ctx.now_ms)
-                archived = 0
-                for path in orphan_paths:
-                    try:
-                        os.rename(path, f"{path}.deleted.{stamp}")
-                        archived += 1
-                    except OSError as exc:
-                        warnings.append(f"- Failed to archive orphan transcript {ctx.display(path)}: {exc}")
-                if archived:
-                    changes.append(f"- Archived {fsutil.count_label(archived, 'orphan transcript file')} in "
-                                   f"{shown_dir} as .deleted timestamped backups.")
-            elif not p.mode.can_prompt:
-                report.step("openclaw doctor (at a terminal, without --non-interactive, to archive the orphan "
-                            "transcripts)")
-
-    if warnings:
-        report.note("State integrity", warnings, check_id=check.id, findings=check.detect(ctx))
-        if not ctx.should_repair and any(_fixable(w) for w in warnings):
-            report.pending_fix = True
-    if changes:
-        report.changes(changes, check_id=check.id)
+        stamp = format_archive_timestamp(ctx.now_ms)
+        archived = 0
+        for path in orphan_paths:
+            try:
+                os.rename(path, f"{path}.deleted.{stamp}")
+                archived += 1
+            except OSError as exc:
+                rows.warnings.append(f"- Failed to archive orphan transcript {ctx.display(path)}: {exc}")
+        if archived:
+            rows.changes.append(f"- Archived {fsutil.count_label(archived, 'orphan transcript file')} in "
+                                f"{shown_dir} as .deleted timestamped backups.")
+    elif not ctx.prompter.mode.can_prompt:
+        report.step("openclaw doctor (at a terminal, without --non-interactive, to archive the orphan "
+                    "transcripts)")
 
 
 def is_wedged(entry: dict) -> bool:
@@ -384,8 +420,9 @@ def _fixable(line: str) -> bool:
     return ("Recommend chmod" in line or "CRITICAL:" in line or "not writable" in line)
 
 
-def _is_num(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+def _updated_at(entry: dict) -> float:
+    value = entry.get("updatedAt")
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
 
 
 def _orphans_suppressed(ctx: DoctorContext) -> bool:

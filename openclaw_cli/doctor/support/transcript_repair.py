@@ -7,7 +7,10 @@ import re
 import shutil
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from openclaw_cli.transcript.tree import TreeNode
 
 LEGACY_PROVIDER = "openai-codex"
 NEW_PROVIDER = "openai"
@@ -135,7 +138,7 @@ def select_active_path(entries: list[dict]) -> ActivePath | None:
     visible_entries = [_with_parent(node.entry, parent) for node, parent in _merge([visible])]
     nodes = _merge([visible])
     selected_ids = {node.id for node, _ in nodes}
-    suffix = []
+    suffix: list[TreeNode] = []
     for node in reversed(append):
         if node.id in selected_ids or _is_canonical(node.entry):
             break

@@ -7,7 +7,7 @@ from typing import Any
 
 def unknown_key_paths(cfg: Any) -> list[tuple[str | int, ...]]:
     """Paths of unrecognized keys, children before the parent's own extras (validator order)."""
-    from openclaw_cli.config import load as cfgmod
+    from openclaw_cli.config import schema as cfgmod
 
     out: list[tuple[str | int, ...]] = []
     _walk(cfgmod._ROOT, cfg, (), out, cfgmod)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+from openclaw_cli.doctor.support.legacy_shared import list_at, str_at
 from openclaw_cli.js.values import object_at
 
 if TYPE_CHECKING:
@@ -15,7 +16,7 @@ def agent_entry(cfg: dict, agent_id: str) -> dict | None:
     from openclaw_cli.config.agents import normalize_agent_id
 
     agents = object_at(cfg, "agents")
-    entries = agents.get("list") if isinstance(agents.get("list"), list) else []
+    entries = list_at(agents, "list")
     for entry in entries:
         if isinstance(entry, dict) and normalize_agent_id(entry.get("id") if isinstance(entry.get("id"), str)
                                                           else None) == agent_id:
@@ -39,12 +40,12 @@ def workspace_dir(ctx: DoctorContext, agent_id: str | None = None) -> str:
     cfg, env = ctx.cfg, ctx.env
     agent_id = agent_id or ctx.default_agent_id
     entry = agent_entry(cfg, agent_id) or {}
-    configured = entry.get("workspace").strip() if isinstance(entry.get("workspace"), str) else ""
+    configured = str_at(entry, "workspace").strip()
     if configured:
         return resolve_user_path(configured, env).replace("\0", "")
     agents = object_at(cfg, "agents")
     defaults = object_at(agents, "defaults")
-    fallback = defaults.get("workspace").strip() if isinstance(defaults.get("workspace"), str) else ""
+    fallback = str_at(defaults, "workspace").strip()
     if agent_id == ctx.default_agent_id:
         if fallback:
             return resolve_user_path(fallback, env).replace("\0", "")
