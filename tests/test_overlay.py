@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-import refbin
+from helpers import refbin
 
 from openclaw_cli.cli import overlay
 
