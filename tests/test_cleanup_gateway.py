@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import refbin
+from helpers import cli, refbin
 from helpers.cleanup import set_age
 from helpers.gateway import RunningGateway, closed_port, start_gateway, tcp_listener
 from helpers.state import sessions_dir, write_config
@@ -113,8 +113,8 @@ def same_path(a: str | Path, b: str | Path) -> bool:
 
 
 def cleanup(home: Path, *args: str, env: dict[str, str] | None = None) -> refbin.Result:
-    """Our `openclaw sessions cleanup ...` as a subprocess on `home`."""
-    return refbin.run_ours(["sessions", "cleanup", *args], home, env or {})
+    """Our `openclaw sessions cleanup ...` on `home`, in-process."""
+    return cli.run(["sessions", "cleanup", *args], home, env or {})
 
 
 def reference_cleanup(home: Path, *args: str, env: dict[str, str] | None = None) -> refbin.Result:
