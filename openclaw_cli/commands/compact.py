@@ -315,7 +315,7 @@ def _run_offline(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
             summarizer=None if summary_text is not None else (req.summarizer or "extractive"),
             summary_text=summary_text, base_url=choice.base_url if choice else None,
             model=choice.model if choice else None, api_key_env=choice.api_key_env if choice else None,
-            dry_run=req.dry_run, config=cfg)
+            dry_run=req.dry_run, config=cfg, env=env)
     except CliError as exc:
         from openclaw_cli.gateway.errors import scrub
 
