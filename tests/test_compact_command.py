@@ -233,7 +233,7 @@ def test_live_lock_is_refused_naming_the_pid(state: Path) -> None:
             run_offline_compact(state_dir=state, key="main", max_lines=3)
         assert path.read_bytes() == before and lock_path_for(path).exists()
         _write_lock(path, holder.pid, age_s=400)  # a live OpenClaw holder past maxHoldMs: stale, not removed
-        with pytest.raises(LockBusyError, match="stale .*hold-exceeded"):
+        with pytest.raises(LockBusyError, match=r"stale .*hold-exceeded"):
             run_offline_compact(state_dir=state, key="main", config=KEEP_50)
     finally:
         holder.kill()
