@@ -10,6 +10,7 @@ from typing import Any
 
 from openclaw_cli.commands.gateway import GatewayOptions
 from openclaw_cli.errors import CliError, UsageError
+from openclaw_cli.js.values import object_at
 
 MAX_LINES_ERROR = "--max-lines must be a positive integer."
 EMPTY_KEY_ERROR = "invalid sessions.compact params: at /key: must not have fewer than 1 characters"
@@ -249,8 +250,8 @@ class ModelChoice:
 
 
 def _provider_config(cfg: Mapping[str, Any], provider: str) -> Mapping[str, Any]:
-    models = cfg.get("models") if isinstance(cfg.get("models"), Mapping) else {}
-    providers = models.get("providers") if isinstance(models.get("providers"), Mapping) else {}
+    models = object_at(cfg, "models")
+    providers = object_at(models, "providers")
     found = providers.get(provider)
     return found if isinstance(found, Mapping) else {}
 
@@ -379,9 +380,9 @@ def _is_number(value: Any) -> bool:
 def describe(result: Mapping[str, Any], fallback_key: str) -> str:
     """The line OpenClaw prints for a successful reply."""
     key = result.get("key") if result.get("key") is not None else fallback_key
-    inner = result.get("result") if isinstance(result.get("result"), Mapping) else {}
+    inner = object_at(result, "result")
     if not result.get("compacted"):
-        details = inner.get("details") if isinstance(inner.get("details"), Mapping) else {}
+        details = object_at(inner, "details")
         if details.get("pending") is True:
             return (f"Compaction started for session {key} (pending; completion is reported "
                     "asynchronously by the backend).")
@@ -487,7 +488,7 @@ def _cut_lines(offline: Mapping[str, Any]) -> list[str]:
 
 
 def _token_lines(result: Mapping[str, Any], offline: Mapping[str, Any]) -> list[str]:
-    inner = result.get("result") if isinstance(result.get("result"), Mapping) else {}
+    inner = object_at(result, "result")
     before, after = inner.get("tokensBefore"), inner.get("tokensAfter")
     if not _is_number(before):
         return []

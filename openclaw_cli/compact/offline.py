@@ -69,6 +69,7 @@ from openclaw_cli.compact.planner import NothingToCompact, plan_compaction
 from openclaw_cli.compact.settings import resolve_settings
 from openclaw_cli.compact.store import CompactionOutcome, load_store, update_store_entry
 from openclaw_cli.errors import CliError, UsageError
+from openclaw_cli.js.values import object_at
 from openclaw_cli.locks.session_lock import (
     LockSettings,
     TranscriptLock,
@@ -135,8 +136,8 @@ def _context_window(cfg: Mapping[str, Any], model_entry: Mapping[str, Any]) -> i
         return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 1 else None
 
     tokens = positive(model_entry.get("contextTokens")) or positive(model_entry.get("contextWindow")) or 200_000
-    agents = cfg.get("agents") if isinstance(cfg.get("agents"), Mapping) else {}
-    defaults = agents.get("defaults") if isinstance(agents.get("defaults"), Mapping) else {}
+    agents = object_at(cfg, "agents")
+    defaults = object_at(agents, "defaults")
     cap = positive(defaults.get("contextTokens"))
     return cap if cap and cap < tokens else tokens
 
@@ -267,7 +268,7 @@ class TrimJob:
     offline: dict[str, Any]
     lock_settings: LockSettings
 
-    def reply(self, compacted: bool, kept: int, **fields: Any) -> dict[str, Any]:
+    def reply(self, compacted: bool, kept: int | None, **fields: Any) -> dict[str, Any]:
         return {"ok": True, "key": self.key, "compacted": compacted, **fields, "kept": kept,
                 "offline": self.offline}
 

@@ -25,6 +25,7 @@ from openclaw_cli.compact.summarizers.base import SummaryResult
 from openclaw_cli.compact.summarizers.http import ModelRequestError
 from openclaw_cli.compact.summarizers.openai import OpenAISummarizer, request_body
 from openclaw_cli.js.strings import js_trim, utf16_len
+from openclaw_cli.js.values import object_at
 from openclaw_cli.transcript.messages import parse_timestamp_ms, serialize_conversation
 from openclaw_cli.transcript.realness import contains_real_conversation
 
@@ -66,7 +67,7 @@ def store_field(provider: str | None, model_entry: Mapping[str, Any]) -> bool:
     """Whether the safeguard's requests carry `store: false`: OpenClaw's completions transport
     sets it unless the model's `compat.supportsStore` is false or the provider is one that
     rejects the field."""
-    compat = model_entry.get("compat") if isinstance(model_entry.get("compat"), Mapping) else {}
+    compat = object_at(model_entry, "compat")
     if isinstance(compat.get("supportsStore"), bool):
         return compat["supportsStore"]
     return (provider or "").lower() not in NO_STORE_PROVIDERS
@@ -80,7 +81,7 @@ def _int(value: Any, fallback: int) -> int:
 
 def policy_from_config(compaction: Mapping[str, Any]) -> quality.SummaryPolicy:
     """The safeguard settings of `agents.defaults.compaction` (OpenClaw's defaults otherwise)."""
-    guard = compaction.get("qualityGuard") if isinstance(compaction.get("qualityGuard"), Mapping) else {}
+    guard = object_at(compaction, "qualityGuard")
     share = compaction.get("maxHistoryShare")
     policy = compaction.get("identifierPolicy")
     return quality.SummaryPolicy(
