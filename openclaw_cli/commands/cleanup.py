@@ -193,15 +193,16 @@ def _preview(cfg, target, loaded, settings, mode, opts, env, now_ms):
 
 def _plan(cfg, target, loaded, settings, mode, opts, env, now_ms, lock_paths: list[str]):
     from openclaw_cli.config.paths import resolve_required_home
-    from openclaw_cli.maintenance.apply import plan_apply
+    from openclaw_cli.maintenance.apply import ApplyRequest, plan_apply
     from openclaw_cli.maintenance.fsview import FsView
 
     # Our own lock files (several stores may share a folder) are invisible to every count.
     folder = os.path.dirname(target.store_path)
     ours = frozenset(os.path.basename(p) for p in lock_paths if os.path.dirname(p) == folder)
     view = FsView.open(folder, ignore=ours)
-    return plan_apply(cfg=cfg, target=target, loaded=loaded, view=view, settings=settings, mode=mode,
-                      opts=opts, env=env, now_ms=now_ms, home=resolve_required_home(env))
+    return plan_apply(ApplyRequest(cfg=cfg, target=target, loaded=loaded, view=view, settings=settings,
+                                   mode=mode, opts=opts, env=env, now_ms=now_ms,
+                                   home=resolve_required_home(env)))
 
 
 def _refuse_lost_index(plan, loaded, opts: CleanupOptions) -> None:
