@@ -6,9 +6,9 @@ import os
 import sys
 import time
 from collections.abc import Mapping, MutableMapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from openclaw_cli.commands.gateway import GatewayOptions
+from openclaw_cli.commands.gateway import Fallback, GatewayOptions, route
 from openclaw_cli.js.values import object_at
 from openclaw_cli.maintenance.plan import CleanupOptions, Target
 
@@ -22,10 +22,12 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
     from openclaw_cli.ui import progress
 
     progress.enable(not (json_out or quiet))
-    if not store and not dry_run:
+    # --store (an explicit offline repair) and --dry-run (a preview) never ask the Gateway.
+    gateway = replace(gateway or GatewayOptions(), offline=bool(store) or bool(dry_run))
+    if route(gateway, Fallback.UNREACHABLE) == "delegate":
         params = {"agent": agent, "allAgents": bool(all_agents), "enforce": bool(enforce),
                   "activeKey": active_key, "fixMissing": bool(fix_missing), "fixDmScope": bool(fix_dm_scope)}
-        result = cleanup_via_gateway(params, os.environ, gateway or GatewayOptions())
+        result = cleanup_via_gateway(params, os.environ, gateway)
         if result is not None:
             if quiet:
                 return
@@ -81,8 +83,10 @@ def cleanup_via_gateway(params: dict, env: MutableMapping[str, str], opts: Gatew
     try:
         kwargs = {} if opts.timeout_ms is None else {"timeout_ms": opts.timeout_ms}
         return sessions_cleanup(params, connection=connection, offline_hint=OFFLINE_REPAIR_HINT, **kwargs)
-    except GatewayUnavailable:
-        return None
+    except GatewayUnavailable as exc:
+        if route(opts, Fallback.UNREACHABLE, connection=connection, error=exc) == "local":
+            return None
+        raise
 
 
 @dataclass

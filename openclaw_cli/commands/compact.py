@@ -8,7 +8,7 @@ from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from openclaw_cli.commands.gateway import GatewayOptions
+from openclaw_cli.commands.gateway import Fallback, GatewayOptions, route
 from openclaw_cli.errors import CliError, UsageError
 from openclaw_cli.js.values import object_at
 
@@ -78,12 +78,12 @@ def run_compact_command(req: CompactRequest, env: MutableMapping[str, str] | Non
     if req.max_lines is not None and max_lines is None:
         raise UsageError(MAX_LINES_ERROR)
     gateway = GatewayOptions(url=req.url, token=req.token, password=req.password,
-                             timeout_ms=parse_timeout(req.timeout, "compact"))
+                             timeout_ms=parse_timeout(req.timeout, "compact"), offline=bool(req.local_only))
     _check_our_options(req, max_lines)
     try:
         _check_key(req.key)
         result = None
-        if not req.local_only:
+        if route(gateway, Fallback.UNREACHABLE_LOCAL) == "delegate":
             result = _via_gateway(req, env, max_lines, gateway)
         if result is None:
             return _run_offline(req, env, max_lines)
@@ -141,7 +141,6 @@ def _via_gateway(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
     """The Gateway's `sessions.compact` reply; None when no local Gateway runs (work offline)."""
     from openclaw_cli.config.load import load_config
     from openclaw_cli.gateway import GatewayError, GatewayRequestError, GatewayUnavailable
-    from openclaw_cli.gateway.discovery import SOURCE_LOCAL, SOURCE_REMOTE_MISSING
     from openclaw_cli.gateway.rpc import connection_if_running, sessions_compact
 
     cfg = load_config(env).data
@@ -158,11 +157,10 @@ def _via_gateway(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
         raise CompactFailed(_scrubbed(req, exc.message), hint=exc.hint) from None
     if connection is None:
         return None
-    local = connection.target.url_source in (SOURCE_LOCAL, SOURCE_REMOTE_MISSING)
     try:
         return sessions_compact(params, connection=connection, timeout_ms=gateway.timeout_ms)
     except GatewayUnavailable as exc:
-        if local:
+        if route(gateway, Fallback.UNREACHABLE_LOCAL, connection=connection, error=exc) == "local":
             return None
         raise CompactFailed(_scrubbed(req, exc.message), hint=OFFLINE_HINT) from None
     except GatewayRequestError as exc:
