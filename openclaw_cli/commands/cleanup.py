@@ -6,7 +6,7 @@ import os
 import sys
 import time
 from collections.abc import Mapping, MutableMapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from openclaw_cli.commands.gateway import Fallback, GatewayOptions, route
 from openclaw_cli.js.values import object_at
@@ -34,7 +34,7 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
             if json_out:
                 output.print_json(result)
                 return
-            summaries = result.get("stores") if isinstance(result, dict) and "stores" in result else [result]
+            summaries = result["stores"] if isinstance(result, dict) and "stores" in result else [result]
             output.print_console_lines(render.applied_lines(summaries), _config_or_none())
             return
 
@@ -107,7 +107,7 @@ class CleanupOutcome:
     summaries: list[dict]
     cfg: Mapping
     now_ms: int
-    logs: list[tuple[str, str]] = None  # type: ignore[assignment]  (level, message) in run order
+    logs: list[tuple[str, str]] = field(default_factory=list)  # (level, message) in run order
 
     def json_value(self) -> dict:
         """A single summary bare; several (or none) wrapped as OpenClaw wraps them."""
@@ -127,7 +127,7 @@ def resolve_targets(cfg: Mapping, req: CleanupRequest, env: Mapping[str, str]) -
     return [Target(t.agent_id, t.store_path) for t in found]
 
 
-def run_cleanup(req: CleanupRequest, env: Mapping[str, str] | None = None) -> CleanupOutcome:
+def run_cleanup(req: CleanupRequest, env: MutableMapping[str, str] | None = None) -> CleanupOutcome:
     """Local cleanup of every selected store (the Gateway path is chosen by the caller)."""
     from openclaw_cli.config.load import load_config
     from openclaw_cli.maintenance.settings import resolve_maintenance

@@ -104,7 +104,11 @@ def resolve_session_model(cfg: Mapping[str, Any], entry: Mapping[str, Any] | Non
         provider_config = providers.get(provider) if provider else None
         if found is None and not isinstance(provider_config, Mapping):
             continue
-        config, item = found if found else (provider_config, {})
+        if found is not None:
+            config, item = found
+        else:
+            assert isinstance(provider_config, Mapping)  # the `continue` above leaves only this case
+            config, item = provider_config, {}
         api = _text(item.get("api")) or _text(config.get("api"))
         if api:
             return SessionModel(provider, model_id, api, item)

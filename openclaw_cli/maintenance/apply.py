@@ -49,7 +49,7 @@ class _Fixes:
     """What --fix-missing and --fix-dm-scope decided on a working copy of the loaded store."""
 
     missing_removals: list[tuple[str, dict]] = field(default_factory=list)
-    repair_plans: list[tuple[str, str, str | None, str]] = field(default_factory=list)  # key, new file, old file, sessionId
+    repair_plans: list[tuple[str, str, str | None, str | None]] = field(default_factory=list)  # key, new file, old file, sessionId
     dm_removals: list[tuple[str, dict]] = field(default_factory=list)
     removed_keys: set[str] = field(default_factory=set)  # filled by the lifecycle
     dm_removed_files: dict[str, str | None] = field(default_factory=dict)
@@ -86,7 +86,7 @@ def plan_apply(req: ApplyRequest) -> ApplyPlan:
     # 4. The write: prompt blobs first, then the store, skipped when the bytes would not change.
     proj, write_store = _note_write(req, store)
     # 5. After the write: archive retired direct-DM transcripts, then sweep orphans (enforce only).
-    referenced_ids = {e.get("sessionId") for e in store.values() if e.get("sessionId")}
+    referenced_ids = _session_ids(store)
     if fixes.dm_removed_files:
         archive.archive_transcripts(paths, fixes.dm_removed_files, referenced_ids, "deleted", req.now_ms,
                                     req.home)
@@ -185,7 +185,7 @@ def _enforce(req: ApplyRequest, paths: EntryPaths, store: dict[str, dict], swept
     done.capped = steps.cap_entries(store, settings.max_entries, preserve, on_capped=remember)
     if done.capped:
         done.logs.append(("info", "capped session entry count"))
-    referenced_ids = {e.get("sessionId") for e in store.values() if e.get("sessionId")}
+    referenced_ids = _session_ids(store)
     archived_dirs = archive.archive_transcripts(paths, removed_files, referenced_ids, "deleted", now_ms, req.home)
     if removed_files:
         archive.remove_trajectory_artifacts(paths, removed_files, referenced_ids)
@@ -231,6 +231,11 @@ def _summary(req: ApplyRequest, store: dict[str, dict], fixes: _Fixes, done: _Ma
         repaired=repaired, missing=missing, dm_retired=dm_retired, model_runs=done.model_runs,
         pruned=done.pruned, capped=done.capped, unreferenced=unreferenced, disk=done.disk,
         applied_count=len(store))
+
+
+def _session_ids(store: dict[str, dict]) -> set[str]:
+    """The sessionIds the store still references."""
+    return {sid for e in store.values() if (sid := e.get("sessionId"))}
 
 
 def _would_evict_active(store: dict[str, dict], active: str, settings: MaintenanceSettings,

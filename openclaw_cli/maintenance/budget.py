@@ -218,8 +218,8 @@ class _BudgetPass:
         """Oldest entries first (never the active or a preserved one), each with its files once unshared."""
         active = keys._lower_or_empty(self.rules.active_key) if self.rules.active_key else ""
         sid_counts: dict[str, int] = {}
-        for entry in self.store.values():
-            sid = entry.get("sessionId")
+        for counted in self.store.values():
+            sid = counted.get("sessionId")
             if sid:
                 sid_counts[sid] = sid_counts.get(sid, 0) + 1
         for key in sorted(self.store.keys(), key=lambda k: _finite_or_zero(self.store[k].get("updatedAt"))):

@@ -120,7 +120,8 @@ def _non_text_placeholder(content: Any) -> str | None:
     for block in content:
         if not isinstance(block, Mapping):
             continue
-        kind = block.get("type") if isinstance(block.get("type"), str) and js_trim(block["type"]) else "unknown"
+        raw_kind = block.get("type")
+        kind = raw_kind if isinstance(raw_kind, str) and js_trim(raw_kind) else "unknown"
         if kind != "text":
             counts[kind] = counts.get(kind, 0) + 1
     if not counts:
@@ -339,7 +340,12 @@ class SafeguardSummarizer:
         """The requests of a run whose replies never pass the quality guard (the most there are)."""
         recorded: list[dict[str, Any]] = []
         original = self.client.transport
-        self.client.transport = lambda body: recorded.append(body) or "(dry run)"
+
+        def record(body: dict[str, Any]) -> str:
+            recorded.append(body)
+            return "(dry run)"
+
+        self.client.transport = record
         try:
             self.summarize(plan)
         finally:
@@ -493,4 +499,5 @@ class SafeguardSummarizer:
             feedback = quality.wrap_untrusted("Quality check feedback",
                                               f"Previous summary failed quality checks ({', '.join(reasons)}).")
             instructions = f"{structured}\n\n{fix}\n\n{feedback}" if feedback else f"{structured}\n\n{fix}"
+        assert best is not None  # attempts >= 1 (retries are clamped at 0): the first pass set it or raised
         return best
