@@ -255,7 +255,7 @@ def test_dry_run_writes_nothing_and_predicts_the_cut(state: Path, home: Path) ->
 
 def _write_lock(transcript: Path, pid: int) -> Path:
     from openclaw_cli.compact.clock import iso_timestamp
-    from openclaw_cli.compact.lock import lock_path_for
+    from openclaw_cli.locks.session_lock import lock_path_for
 
     lock = lock_path_for(transcript)
     lock.write_text(json.dumps({"pid": pid, "createdAt": iso_timestamp(), "maxHoldMs": 300000}, indent=2) + "\n")

@@ -15,10 +15,10 @@ from helpers.state import sessions_dir
 from test_compact_fakellm import HISTORY_REPLY, PREFIX_REPLY, FakeLLM
 from test_transcript_builder import TranscriptBuilder, conversation
 
-from openclaw_cli.compact.lock import acquire_transcript_lock, inspect_lock, lock_path_for
 from openclaw_cli.compact.offline import run_offline_compact
 from openclaw_cli.errors import CliError, LockBusyError, UsageError
 from openclaw_cli.js import json as jsjson
+from openclaw_cli.locks.session_lock import acquire_transcript_lock, inspect_lock, lock_path_for
 from openclaw_cli.transcript import load_index
 
 FIXTURE = Path(__file__).parent / "data" / "real-2026.7.1"
@@ -177,13 +177,18 @@ def test_summary_text_and_dry_run(state: Path) -> None:
     assert jsjson.parse((sessions_dir(state) / f"{MAIN_ID}.jsonl").read_text().splitlines()[-1])["summary"] == "My summary.\n"
 
 
-def test_usage_errors(state: Path) -> None:
+def test_usage_errors_are_raised_once_by_the_command_before_the_files_are_read(state: Path) -> None:
+    from openclaw_cli.commands.compact import CompactRequest, run_compact_command
+
+    env = {"OPENCLAW_STATE_DIR": str(state), "HOME": str(state.parent)}
+    before = folder_digest(state, mtimes=True)
     with pytest.raises(UsageError, match="positive integer"):
-        run_offline_compact(state_dir=state, key="main", max_lines=0)
-    with pytest.raises(UsageError):
-        run_offline_compact(state_dir=state, key="main", summarizer="magic")
+        run_compact_command(CompactRequest(key="main", max_lines="0", offline=True), env)
+    with pytest.raises(UsageError, match="--summarizer must be one of"):
+        run_compact_command(CompactRequest(key="main", summarizer="magic"), env)
     with pytest.raises(UsageError):
         run_offline_compact(state_dir=state, key="main", summarizer="openai")
+    assert folder_digest(state, mtimes=True) == before
 
 
 def test_malformed_lines_and_missing_final_newline(state: Path) -> None:
@@ -260,3 +265,42 @@ def test_lock_payload_and_release(tmp_path: Path) -> None:
         seen = inspect_lock(lock.path)
         assert seen.pid == os.getpid() and seen.alive and not seen.stale
     assert not lock.path.exists()
+
+
+def test_compact_judges_a_live_holder_too_old_by_the_stale_ms_of_the_environment_or_the_config(state: Path) -> None:
+    path = sessions_dir(state) / f"{MAIN_ID}.jsonl"
+    holder = _spawn(["bash", "-c", "sleep 30; true", "openclaw"])
+    try:
+        time.sleep(0.1)
+        _write_lock(path, holder.pid, age_s=120)  # within maxHoldMs and the default 30 min: busy
+        with pytest.raises(LockBusyError, match="session file locked"):
+            run_offline_compact(state_dir=state, key="main", max_lines=3, env={})
+        with pytest.raises(LockBusyError, match=r"stale \(too-old\)"):
+            run_offline_compact(state_dir=state, key="main", max_lines=3,
+                                env={"OPENCLAW_SESSION_WRITE_LOCK_STALE_MS": " 60000 "})
+        with pytest.raises(LockBusyError, match=r"stale \(too-old\)"):
+            run_offline_compact(state_dir=state, key="main", max_lines=3, env={},
+                                config={"session": {"writeLock": {"staleMs": 60000}}})
+        with pytest.raises(LockBusyError, match="session file locked"):  # the variable wins over the config
+            run_offline_compact(state_dir=state, key="main", max_lines=3,
+                                env={"OPENCLAW_SESSION_WRITE_LOCK_STALE_MS": "600000"},
+                                config={"session": {"writeLock": {"staleMs": 60000}}})
+        assert lock_path_for(path).exists()
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_compact_writes_the_max_hold_ms_the_gateway_would_into_its_lock(state: Path) -> None:
+    from openclaw_cli.locks.session_lock import compaction_lock_settings
+
+    assert compaction_lock_settings({}, {}).max_hold_ms == 300_000
+    timeout = {"agents": {"defaults": {"compaction": {"timeoutSeconds": 600.9}}}}
+    assert compaction_lock_settings(timeout, {}).max_hold_ms == 720_000  # timeout + 2 min
+    configured = {**timeout, "session": {"writeLock": {"maxHoldMs": 90_000}}}
+    assert compaction_lock_settings(configured, {}).max_hold_ms == 90_000
+    env = {"OPENCLAW_SESSION_WRITE_LOCK_MAX_HOLD_MS": "45000"}
+    assert compaction_lock_settings(configured, env).max_hold_ms == 45_000
+    path = sessions_dir(state) / f"{MAIN_ID}.jsonl"
+    with acquire_transcript_lock(path, compaction_lock_settings(configured, env)) as lock:
+        assert json.loads(lock.path.read_text())["maxHoldMs"] == 45_000

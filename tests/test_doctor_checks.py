@@ -412,3 +412,16 @@ def test_deep_checks_every_agent_store(home):
     assert not any("/ghost/" in f["path"] for f in found)
     deep = lint(home, only=["core/doctor/session-store"], deep=True).findings()
     assert any("/ghost/" in f["path"] and "maxEntries (0)" in f["message"] for f in deep)
+
+
+def test_session_locks_read_the_stale_ms_of_the_config_and_ignore_the_holders_max_hold(home):
+    clean(home)
+    write_lock(home, MAIN_SID, {"pid": os.getpid(), "createdAt": iso_ago(120), "maxHoldMs": 1000})
+    assert lint(home, only=["core/doctor/session-locks"]).findings() == []  # past maxHoldMs: not stale here
+    cfg_path = state(home) / "openclaw.json"
+    cfg_path.write_text(json.dumps({"session": {"writeLock": {"staleMs": 60000}}}))
+    found = lint(home, only=["core/doctor/session-locks"]).findings()
+    assert found and found[0]["message"].endswith("(too-old)")
+    found = lint(home, only=["core/doctor/session-locks"],
+                 env={"OPENCLAW_SESSION_WRITE_LOCK_STALE_MS": "600000"}).findings()
+    assert found == []  # the variable wins over the config

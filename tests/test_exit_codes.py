@@ -213,7 +213,7 @@ def lock_holder() -> Iterator[subprocess.Popen]:
 
 def _hold_transcript_lock(home: Path, pid: int) -> None:
     from openclaw_cli.compact.clock import iso_timestamp
-    from openclaw_cli.compact.lock import lock_path_for
+    from openclaw_cli.locks.session_lock import lock_path_for
 
     lock = lock_path_for(home / SESSIONS / f"{MAIN_ID}.jsonl")
     lock.write_text(json.dumps({"pid": pid, "createdAt": iso_timestamp(), "maxHoldMs": 300000}, indent=2) + "\n")

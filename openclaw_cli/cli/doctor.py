@@ -27,6 +27,11 @@ Exit codes:
 """
 
 
+# list-valued options as module-level singletons (a call in a default would be shared anyway)
+ONLY_OPTION = typer.Option(None, "--only", metavar="ID", help="With --lint: run only this check id (repeatable)")
+SKIP_OPTION = typer.Option(None, "--skip", metavar="ID", help="With --lint: skip this check id (repeatable)")
+
+
 @app.callback(epilog=EPILOG)
 def doctor(
     no_workspace_suggestions: bool = typer.Option(False, "--no-workspace-suggestions",
@@ -45,10 +50,8 @@ def doctor(
     json_out: bool = typer.Option(False, "--json", help="With --lint: output one JSON document"),
     severity_min: str = typer.Option(None, "--severity-min", metavar="LEVEL",
                                      help="With --lint: minimum severity to report (info, warning, error)"),
-    only: list[str] = typer.Option(None, "--only", metavar="ID", help="With --lint: run only this check id "
-                                                                      "(repeatable)"),
-    skip: list[str] = typer.Option(None, "--skip", metavar="ID", help="With --lint: skip this check id "
-                                                                      "(repeatable)"),
+    only: list[str] = ONLY_OPTION,
+    skip: list[str] = SKIP_OPTION,
     include_all: bool = typer.Option(False, "--all", help="With --lint: run all checks, including opt-in ones"),
 ) -> None:
     """Health checks and quick fixes for the OpenClaw state folder and config."""

@@ -6,9 +6,9 @@ import os
 import sys
 import time
 from collections.abc import Mapping, MutableMapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
-from openclaw_cli.commands.gateway import GatewayOptions
+from openclaw_cli.commands.gateway import Fallback, GatewayOptions, route
 from openclaw_cli.js.values import object_at
 from openclaw_cli.maintenance.plan import CleanupOptions, Target
 
@@ -22,17 +22,19 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
     from openclaw_cli.ui import progress
 
     progress.enable(not (json_out or quiet))
-    if not store and not dry_run:
+    # --store (an explicit offline repair) and --dry-run (a preview) never ask the Gateway.
+    gateway = replace(gateway or GatewayOptions(), offline=bool(store) or bool(dry_run))
+    if route(gateway, Fallback.UNREACHABLE) == "delegate":
         params = {"agent": agent, "allAgents": bool(all_agents), "enforce": bool(enforce),
                   "activeKey": active_key, "fixMissing": bool(fix_missing), "fixDmScope": bool(fix_dm_scope)}
-        result = cleanup_via_gateway(params, os.environ, gateway or GatewayOptions())
+        result = cleanup_via_gateway(params, os.environ, gateway)
         if result is not None:
             if quiet:
                 return
             if json_out:
                 output.print_json(result)
                 return
-            summaries = result.get("stores") if isinstance(result, dict) and "stores" in result else [result]
+            summaries = result["stores"] if isinstance(result, dict) and "stores" in result else [result]
             output.print_console_lines(render.applied_lines(summaries), _config_or_none())
             return
 
@@ -81,8 +83,10 @@ def cleanup_via_gateway(params: dict, env: MutableMapping[str, str], opts: Gatew
     try:
         kwargs = {} if opts.timeout_ms is None else {"timeout_ms": opts.timeout_ms}
         return sessions_cleanup(params, connection=connection, offline_hint=OFFLINE_REPAIR_HINT, **kwargs)
-    except GatewayUnavailable:
-        return None
+    except GatewayUnavailable as exc:
+        if route(opts, Fallback.UNREACHABLE, connection=connection, error=exc) == "local":
+            return None
+        raise
 
 
 @dataclass
@@ -103,7 +107,7 @@ class CleanupOutcome:
     summaries: list[dict]
     cfg: Mapping
     now_ms: int
-    logs: list[tuple[str, str]] = None  # type: ignore[assignment]  (level, message) in run order
+    logs: list[tuple[str, str]] = field(default_factory=list)  # (level, message) in run order
 
     def json_value(self) -> dict:
         """A single summary bare; several (or none) wrapped as OpenClaw wraps them."""
@@ -123,7 +127,7 @@ def resolve_targets(cfg: Mapping, req: CleanupRequest, env: Mapping[str, str]) -
     return [Target(t.agent_id, t.store_path) for t in found]
 
 
-def run_cleanup(req: CleanupRequest, env: Mapping[str, str] | None = None) -> CleanupOutcome:
+def run_cleanup(req: CleanupRequest, env: MutableMapping[str, str] | None = None) -> CleanupOutcome:
     """Local cleanup of every selected store (the Gateway path is chosen by the caller)."""
     from openclaw_cli.config.load import load_config
     from openclaw_cli.maintenance.settings import resolve_maintenance
@@ -193,15 +197,16 @@ def _preview(cfg, target, loaded, settings, mode, opts, env, now_ms):
 
 def _plan(cfg, target, loaded, settings, mode, opts, env, now_ms, lock_paths: list[str]):
     from openclaw_cli.config.paths import resolve_required_home
-    from openclaw_cli.maintenance.apply import plan_apply
+    from openclaw_cli.maintenance.apply import ApplyRequest, plan_apply
     from openclaw_cli.maintenance.fsview import FsView
 
     # Our own lock files (several stores may share a folder) are invisible to every count.
     folder = os.path.dirname(target.store_path)
     ours = frozenset(os.path.basename(p) for p in lock_paths if os.path.dirname(p) == folder)
     view = FsView.open(folder, ignore=ours)
-    return plan_apply(cfg=cfg, target=target, loaded=loaded, view=view, settings=settings, mode=mode,
-                      opts=opts, env=env, now_ms=now_ms, home=resolve_required_home(env))
+    return plan_apply(ApplyRequest(cfg=cfg, target=target, loaded=loaded, view=view, settings=settings,
+                                   mode=mode, opts=opts, env=env, now_ms=now_ms,
+                                   home=resolve_required_home(env)))
 
 
 def _refuse_lost_index(plan, loaded, opts: CleanupOptions) -> None:

@@ -8,8 +8,9 @@ from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from openclaw_cli.commands.gateway import GatewayOptions
+from openclaw_cli.commands.gateway import Fallback, GatewayOptions, route
 from openclaw_cli.errors import CliError, UsageError
+from openclaw_cli.js.values import object_at
 
 MAX_LINES_ERROR = "--max-lines must be a positive integer."
 EMPTY_KEY_ERROR = "invalid sessions.compact params: at /key: must not have fewer than 1 characters"
@@ -77,12 +78,12 @@ def run_compact_command(req: CompactRequest, env: MutableMapping[str, str] | Non
     if req.max_lines is not None and max_lines is None:
         raise UsageError(MAX_LINES_ERROR)
     gateway = GatewayOptions(url=req.url, token=req.token, password=req.password,
-                             timeout_ms=parse_timeout(req.timeout, "compact"))
+                             timeout_ms=parse_timeout(req.timeout, "compact"), offline=bool(req.local_only))
     _check_our_options(req, max_lines)
     try:
         _check_key(req.key)
         result = None
-        if not req.local_only:
+        if route(gateway, Fallback.UNREACHABLE_LOCAL) == "delegate":
             result = _via_gateway(req, env, max_lines, gateway)
         if result is None:
             return _run_offline(req, env, max_lines)
@@ -140,7 +141,6 @@ def _via_gateway(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
     """The Gateway's `sessions.compact` reply; None when no local Gateway runs (work offline)."""
     from openclaw_cli.config.load import load_config
     from openclaw_cli.gateway import GatewayError, GatewayRequestError, GatewayUnavailable
-    from openclaw_cli.gateway.discovery import SOURCE_LOCAL, SOURCE_REMOTE_MISSING
     from openclaw_cli.gateway.rpc import connection_if_running, sessions_compact
 
     cfg = load_config(env).data
@@ -157,11 +157,10 @@ def _via_gateway(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
         raise CompactFailed(_scrubbed(req, exc.message), hint=exc.hint) from None
     if connection is None:
         return None
-    local = connection.target.url_source in (SOURCE_LOCAL, SOURCE_REMOTE_MISSING)
     try:
         return sessions_compact(params, connection=connection, timeout_ms=gateway.timeout_ms)
     except GatewayUnavailable as exc:
-        if local:
+        if route(gateway, Fallback.UNREACHABLE_LOCAL, connection=connection, error=exc) == "local":
             return None
         raise CompactFailed(_scrubbed(req, exc.message), hint=OFFLINE_HINT) from None
     except GatewayRequestError as exc:
@@ -249,8 +248,8 @@ class ModelChoice:
 
 
 def _provider_config(cfg: Mapping[str, Any], provider: str) -> Mapping[str, Any]:
-    models = cfg.get("models") if isinstance(cfg.get("models"), Mapping) else {}
-    providers = models.get("providers") if isinstance(models.get("providers"), Mapping) else {}
+    models = object_at(cfg, "models")
+    providers = object_at(models, "providers")
     found = providers.get(provider)
     return found if isinstance(found, Mapping) else {}
 
@@ -315,7 +314,7 @@ def _run_offline(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
             summarizer=None if summary_text is not None else (req.summarizer or "extractive"),
             summary_text=summary_text, base_url=choice.base_url if choice else None,
             model=choice.model if choice else None, api_key_env=choice.api_key_env if choice else None,
-            dry_run=req.dry_run, config=cfg)
+            dry_run=req.dry_run, config=cfg, env=env)
     except CliError as exc:
         from openclaw_cli.ui.redact.secrets import scrub
 
@@ -379,9 +378,9 @@ def _is_number(value: Any) -> bool:
 def describe(result: Mapping[str, Any], fallback_key: str) -> str:
     """The line OpenClaw prints for a successful reply."""
     key = result.get("key") if result.get("key") is not None else fallback_key
-    inner = result.get("result") if isinstance(result.get("result"), Mapping) else {}
+    inner = object_at(result, "result")
     if not result.get("compacted"):
-        details = inner.get("details") if isinstance(inner.get("details"), Mapping) else {}
+        details = object_at(inner, "details")
         if details.get("pending") is True:
             return (f"Compaction started for session {key} (pending; completion is reported "
                     "asynchronously by the backend).")
@@ -487,7 +486,7 @@ def _cut_lines(offline: Mapping[str, Any]) -> list[str]:
 
 
 def _token_lines(result: Mapping[str, Any], offline: Mapping[str, Any]) -> list[str]:
-    inner = result.get("result") if isinstance(result.get("result"), Mapping) else {}
+    inner = object_at(result, "result")
     before, after = inner.get("tokensBefore"), inner.get("tokensAfter")
     if not _is_number(before):
         return []

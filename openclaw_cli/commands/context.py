@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from openclaw_cli.commands.gateway import GatewayOptions
+from openclaw_cli.commands.gateway import Fallback, GatewayOptions, route
 from openclaw_cli.context.target import Target
 from openclaw_cli.context.view import Loaded
 from openclaw_cli.errors import CliError, UsageError
@@ -74,23 +74,17 @@ class LiveUsage:
 def live_usage(target: Target, options: GatewayOptions) -> LiveUsage | None:
     """The Gateway's answer for the session (`sessions.usage` with `includeContextWeight`,
     read-only), or None when no Gateway answers."""
-    from openclaw_cli.gateway import GatewayError, rpc
+    from openclaw_cli.gateway import rpc
 
-    if options.offline:
+    if route(options, Fallback.ANY_FAILURE) == "local":
         return None
-    explicit = bool(options.url)
     try:
         connection = rpc.connection_for("sessions.usage", dict(target.env), url=options.url,
                                         token=options.token, password=options.password, strict=False)
         reply = rpc.sessions_usage({"key": target.session_key, "includeContextWeight": True},
                                    connection=connection, timeout_ms=options.timeout_ms or 5000)
-    except GatewayError as exc:
-        if explicit:
-            raise
-        log.info("no Gateway report (%s); reading from disk", exc)
-        return None
     except Exception as exc:
-        if explicit:
+        if route(options, Fallback.ANY_FAILURE, error=exc) == "fail":
             raise
         log.info("no Gateway report (%s); reading from disk", exc)
         return None

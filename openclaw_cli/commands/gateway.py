@@ -1,10 +1,15 @@
-"""How a command reaches a running Gateway: the one options shape and the `--port`/`--timeout` parsers."""
+"""How a command reaches a running Gateway: the one options shape, the `--port`/`--timeout` parsers and the delegate-or-local decision."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Literal
 
 from openclaw_cli.errors import UsageError
+
+if TYPE_CHECKING:
+    from openclaw_cli.gateway.discovery import GatewayConnection
 
 COMPACT_TIMEOUT_ERROR = "--timeout must be a positive integer (milliseconds)."
 CONTEXT_TIMEOUT_ERROR = "--timeout must be a number of milliseconds (got {raw!r})"
@@ -21,6 +26,46 @@ class GatewayOptions:
     password: str | None = None
     timeout_ms: int | None = None
     offline: bool = False
+
+
+class Fallback(Enum):
+    """When a command that did not get its work done by the Gateway may still do it on the files here."""
+
+    # `sessions cleanup`: a Gateway that cannot be reached (nothing listening) is no Gateway.
+    UNREACHABLE = "unreachable"
+    # `compact`: the same, but only at a local address; a remote Gateway that is down is an error.
+    UNREACHABLE_LOCAL = "unreachable at a local address"
+    # `context` (read-only): any failure is "no report from a Gateway", unless --url named one.
+    ANY_FAILURE = "any failure"
+
+
+Route = Literal["delegate", "local", "fail"]
+
+
+def route(options: GatewayOptions, fallback: Fallback, *, connection: GatewayConnection | None = None,
+          error: Exception | None = None) -> Route:
+    """The one decision: hand the work to the Gateway, do it here, or fail (never write beside a
+    Gateway that answers but refuses us).
+
+    Asked before connecting (only `options`), then with the `error` that connecting or the call
+    raised (`connection`: the one the call used). A connection step that finds nothing listening
+    (`connection_if_running` returning None) means no Gateway: the caller works here.
+    """
+    from openclaw_cli.gateway import GatewayUnavailable
+    from openclaw_cli.gateway.discovery import SOURCE_LOCAL, SOURCE_REMOTE_MISSING
+
+    if options.offline:
+        return "local"
+    if error is None:
+        return "delegate"
+    if fallback is Fallback.ANY_FAILURE:
+        return "fail" if options.url else "local"
+    if not isinstance(error, GatewayUnavailable):
+        return "fail"
+    if fallback is Fallback.UNREACHABLE:
+        return "local"
+    local = connection is not None and connection.target.url_source in (SOURCE_LOCAL, SOURCE_REMOTE_MISSING)
+    return "local" if local else "fail"
 
 
 def parse_port(raw: str | None) -> int | None:

@@ -30,11 +30,11 @@ CURRENT_VERSION = 3
 class Migration:
     """The version the file had and its content after the migration (lines without `\\n`)."""
 
-    from_version: int
+    from_version: int | float  # as the header writes it
     lines: list[str]
 
 
-def header_version(path: str | Path) -> int | None:
+def header_version(path: str | Path) -> int | float | None:
     """The header's version (1 when it has none), None without a readable session header."""
     for raw in iter_raw_lines(path):
         try:
@@ -47,7 +47,8 @@ def header_version(path: str | Path) -> int | None:
     return None
 
 
-def _version(header: dict) -> int:
+def _version(header: dict) -> int | float:
+    """The header's numeric `version` as written (a float stays a float), else 1."""
     version = header.get("version")
     return version if isinstance(version, (int, float)) and not isinstance(version, bool) else 1
 
@@ -117,7 +118,7 @@ def _assign_ids(session_id: str, entries: list[dict], by_parsed_index: dict[int,
         previous = entry["id"]
         index = entry.get("firstKeptEntryIndex") if entry.get("type") == "compaction" else None
         if isinstance(index, (int, float)) and not isinstance(index, bool):
-            target = by_parsed_index.get(index) if float(index).is_integer() else None
+            target = by_parsed_index.get(int(index)) if float(index).is_integer() else None
             if target is None and float(index).is_integer() and 0 <= index - 1 < len(entries):
                 target = entries[int(index) - 1]  # entries[index] counts the header in OpenClaw
             if target is not None and target.get("type") != "session":

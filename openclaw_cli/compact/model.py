@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from openclaw_cli.js.values import object_at
+
 
 @dataclass(frozen=True)
 class SessionModel:
@@ -41,8 +43,8 @@ def session_model_ref(cfg: Mapping[str, Any], entry: Mapping[str, Any] | None) -
         model, provider = _text(entry.get(model_field)), _text(entry.get(provider_field))
         if model:
             return model if "/" in model or not provider else f"{provider}/{model}"
-    agents = cfg.get("agents") if isinstance(cfg.get("agents"), Mapping) else {}
-    defaults = agents.get("defaults") if isinstance(agents.get("defaults"), Mapping) else {}
+    agents = object_at(cfg, "agents")
+    defaults = object_at(agents, "defaults")
     primary = defaults.get("model")
     if isinstance(primary, Mapping):
         primary = primary.get("primary")
@@ -102,7 +104,11 @@ def resolve_session_model(cfg: Mapping[str, Any], entry: Mapping[str, Any] | Non
         provider_config = providers.get(provider) if provider else None
         if found is None and not isinstance(provider_config, Mapping):
             continue
-        config, item = found if found else (provider_config, {})
+        if found is not None:
+            config, item = found
+        else:
+            assert isinstance(provider_config, Mapping)  # the `continue` above leaves only this case
+            config, item = provider_config, {}
         api = _text(item.get("api")) or _text(config.get("api"))
         if api:
             return SessionModel(provider, model_id, api, item)

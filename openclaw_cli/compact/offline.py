@@ -12,8 +12,9 @@ Inputs (keyword only)
   `--summary-file`, read by the caller; implies "text"); `base_url`, `model`, `api_key_env`
   (name of the variable holding the key), `model_max_tokens` for "openai" (default: the
   model's `maxTokens` in the config's `models.providers`, matched by id or `provider/id`).
-* `config` – the parsed OpenClaw config (for `agents.defaults.compaction`); when None it is read
-  from `<state_dir>/openclaw.json` if that exists.
+* `config` – the parsed OpenClaw config (for `agents.defaults.compaction` and `session.writeLock`);
+  when None, the state folder's config is read as OpenClaw reads it (`$include`, `${VAR}`).
+* `env` – the environment (default: the process's), for `OPENCLAW_SESSION_WRITE_LOCK_*`.
 * `dry_run` – plan and report, write nothing (no model call either).
 * `keep_recent_tokens` – overrides the configured recent tail; `max_summary_tokens` – the
   extractive summary's budget in tokens of the session model's tokenizer (default 12,000).
@@ -40,9 +41,9 @@ replace), and the entries the Gateway appends before its compaction (`thinking_l
 `model-snapshot`) are appended too.
 
 Errors: `LockBusyError` (exit 75) while a live process holds `<transcript>.lock` (the message
-names the pid); `UsageError` for bad arguments; `CliError` for a key the store does not hold
-(`unknown session KEY in STORE`) or an entry without a sessionId (the Gateway's "no sessionId"),
-unreadable files or model failures. Nothing is written before every check has passed; the
+names the pid; `locks/session_lock.py` judges it as the Gateway's compaction does); `UsageError`
+for bad arguments; `CliError` for a key the store does not hold (`unknown session KEY in STORE`)
+or an entry without a sessionId (the Gateway's "no sessionId"), unreadable files or model failures. Nothing is written before every check has passed; the
 transcript is only appended to (summary; replaced by rename when it is migrated) or replaced by
 rename after the archive exists (trim).
 """
@@ -61,7 +62,6 @@ from typing import Any
 from openclaw_cli.compact.bookkeeping import bookkeeping_entries
 from openclaw_cli.compact.clock import iso_timestamp, now_ms
 from openclaw_cli.compact.entry import compaction_entry, new_entry_id, serialize_line
-from openclaw_cli.compact.lock import acquire_transcript_lock, check_transcript_lock
 from openclaw_cli.compact.maxlines import plan_trim, replace_transcript
 from openclaw_cli.compact.migrate import write_migration
 from openclaw_cli.compact.model import SessionModel, configured_model, resolve_session_model
@@ -69,30 +69,18 @@ from openclaw_cli.compact.planner import NothingToCompact, plan_compaction
 from openclaw_cli.compact.settings import resolve_settings
 from openclaw_cli.compact.store import CompactionOutcome, load_store, update_store_entry
 from openclaw_cli.errors import CliError, UsageError
+from openclaw_cli.js.values import object_at
+from openclaw_cli.locks.session_lock import (
+    LockSettings,
+    TranscriptLock,
+    acquire_transcript_lock,
+    check_transcript_lock,
+)
 from openclaw_cli.transcript import TranscriptError, load_index
 from openclaw_cli.transcript.tokens import estimate_tokens
 
-SUMMARIZERS = ("extractive", "openai", "text")
 _UUID_NAME = re.compile(r"^([0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})"
                         r"(?:-topic-.+)?\.jsonl$", re.IGNORECASE)
-
-
-def store_path_for(state_dir: str | Path, agent: str) -> Path:
-    return Path(state_dir) / "agents" / agent / "sessions" / "sessions.json"
-
-
-def agent_from_key(key: str) -> str | None:
-    parts = key.split(":")
-    return parts[1].lower() if len(parts) >= 3 and parts[0].lower() == "agent" and parts[1] else None
-
-
-def key_candidates(key: str, agent: str) -> list[str]:
-    key = key.strip()
-    lowered = key.lower()
-    out = [key, lowered]
-    if not lowered.startswith("agent:") and lowered != "global":
-        out.append(f"agent:{agent}:{lowered}")
-    return list(dict.fromkeys(out))
 
 
 def transcript_candidates(entry: Mapping[str, Any], sessions_dir: Path, state_dir: Path | None) -> list[Path]:
@@ -118,19 +106,19 @@ def transcript_candidates(entry: Mapping[str, Any], sessions_dir: Path, state_di
     return list(dict.fromkeys(out))
 
 
-def _load_config(state_dir: Path | None) -> Mapping[str, Any]:
-    if state_dir is None:
-        return {}
-    path = state_dir / "openclaw.json"
-    if not path.is_file():
-        return {}
-    try:
-        from openclaw_cli.config.json5 import parse_json5
+def _state_env(state: Path | None) -> dict[str, str]:
+    """The environment that points OpenClaw's path rules at `state` (the caller's own when None)."""
+    return dict(os.environ) if state is None else {**os.environ, "OPENCLAW_STATE_DIR": str(state)}
 
-        value = parse_json5(path.read_text(encoding="utf-8"))
-    except Exception:  # an unreadable config only means default settings here
+
+def _config_for(state: Path | None) -> Mapping[str, Any]:
+    """The config of the state folder, read as OpenClaw reads it; an unreadable one means defaults."""
+    from openclaw_cli.config.load import load_config
+
+    try:
+        return load_config(_state_env(state), strict=False, dotenv=False).data
+    except CliError:
         return {}
-    return value if isinstance(value, Mapping) else {}
 
 
 @dataclass(frozen=True)
@@ -148,8 +136,8 @@ def _context_window(cfg: Mapping[str, Any], model_entry: Mapping[str, Any]) -> i
         return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 1 else None
 
     tokens = positive(model_entry.get("contextTokens")) or positive(model_entry.get("contextWindow")) or 200_000
-    agents = cfg.get("agents") if isinstance(cfg.get("agents"), Mapping) else {}
-    defaults = agents.get("defaults") if isinstance(agents.get("defaults"), Mapping) else {}
+    agents = object_at(cfg, "agents")
+    defaults = object_at(agents, "defaults")
     cap = positive(defaults.get("contextTokens"))
     return cap if cap and cap < tokens else tokens
 
@@ -186,34 +174,38 @@ def run_offline_compact(*, key: str, store_path: str | Path | None = None,
                         model_max_tokens: int | None = None, dry_run: bool = False,
                         config: Mapping[str, Any] | None = None,
                         keep_recent_tokens: int | None = None,
-                        max_summary_tokens: int | None = None) -> dict[str, Any]:
+                        max_summary_tokens: int | None = None,
+                        env: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Compact one session offline; see the module docstring for the contract."""
+    from openclaw_cli.config.agents import resolve_store_path
+    from openclaw_cli.listing.store_key import stored_key_for_agent_store
+    from openclaw_cli.locks.session_lock import compaction_lock_settings
+    from openclaw_cli.store.keys import parse_agent_key
+
     if not key or not key.strip():
         raise UsageError("session key is required")
-    if max_lines is not None and (isinstance(max_lines, bool) or int(max_lines) < 1):
-        raise UsageError("--max-lines must be a positive integer.")
     if summary_text is not None:
-        if summarizer not in (None, "text"):
-            raise UsageError("--summary-file cannot be combined with --summarizer " + str(summarizer))
         summarizer = "text"
     summarizer = summarizer or "extractive"
-    if summarizer not in SUMMARIZERS:
-        raise UsageError(f"unknown summarizer {summarizer!r} (expected one of: {', '.join(SUMMARIZERS)})")
-    agent_id = (agent or agent_from_key(key) or "main").strip().lower()
+    parsed = parse_agent_key(key.strip())
+    agent_id = (agent or (parsed[0] if parsed else None) or "main").strip().lower()
     state = Path(state_dir) if state_dir is not None else None
     if store_path is None:
         if state is None:
             raise UsageError("a state directory or store path is required")
-        store_path = store_path_for(state, agent_id)
+        store_path = resolve_store_path(None, agent_id, _state_env(state))
     store_path = Path(store_path)
     if state is None and store_path.parent.parent.parent.name == "agents":
         state = store_path.parent.parent.parent.parent
+    cfg = config if config is not None else _config_for(state)
+    lock = compaction_lock_settings(cfg, os.environ if env is None else env)
     store = load_store(store_path)
-    store_key = next((k for k in key_candidates(key, agent_id) if isinstance(store.get(k), dict)), None)
-    canonical = store_key or key_candidates(key, agent_id)[-1]
+    candidates = list(dict.fromkeys([key.strip(), stored_key_for_agent_store(cfg, agent_id, key.strip())]))
+    store_key = next((k for k in candidates if isinstance(store.get(k), dict)), None)
+    canonical = store_key or candidates[-1]
     entry = store.get(store_key) if store_key else None
     offline: dict[str, Any] = {"dryRun": dry_run, "mode": "max-lines" if max_lines is not None else "summary"}
-    if entry is None:
+    if store_key is None or entry is None:
         raise CliError(f"unknown session {canonical} in {store_path}")
     if not entry.get("sessionId"):
         raise CliError(f"session {canonical} in {store_path} has no sessionId, so it has no transcript to compact")
@@ -223,8 +215,8 @@ def run_offline_compact(*, key: str, store_path: str | Path | None = None,
         return {"ok": True, "key": canonical, "compacted": False, "reason": "no transcript", "offline": offline}
     offline["transcript"] = str(transcript)
     if max_lines is not None:
-        return _run_trim(canonical, store_key, store_path, transcript, int(max_lines), dry_run, offline)
-    cfg = config if config is not None else _load_config(state)
+        return _run_trim(TrimJob(canonical, store_key, store_path, transcript, int(max_lines), dry_run, offline,
+                                 lock))
     agent_dir = state / "agents" / agent_id / "agent" if state is not None else None
     session = SessionContext(model=resolve_session_model(cfg, entry, agent_dir),
                              thinking_level=entry.get("thinkingLevel"))
@@ -242,7 +234,7 @@ def run_offline_compact(*, key: str, store_path: str | Path | None = None,
         maker = _safeguard(maker, cfg, settings, model_cfg or session.model.entry, session, offline)
     return _run_summary(SummaryJob(key=canonical, store_key=store_key, store_path=store_path, transcript=transcript,
                                    settings=settings, maker=maker, dry_run=dry_run, offline=offline,
-                                   session=session))
+                                   session=session, lock_settings=lock))
 
 
 def _safeguard(client, cfg: Mapping[str, Any], settings, model_entry: Mapping[str, Any], session: SessionContext,
@@ -263,25 +255,42 @@ def _safeguard(client, cfg: Mapping[str, Any], settings, model_entry: Mapping[st
                                send_store=store_field(session.model.provider, model_entry))
 
 
-def _run_trim(key: str, store_key: str, store_path: Path, transcript: Path, max_lines: int,
-              dry_run: bool, offline: dict[str, Any]) -> dict[str, Any]:
-    plan = plan_trim(transcript, max_lines)
+@dataclass
+class TrimJob:
+    """One `--max-lines` trim: what to trim, and what is reported."""
+
+    key: str
+    store_key: str
+    store_path: Path
+    transcript: Path
+    max_lines: int
+    dry_run: bool
+    offline: dict[str, Any]
+    lock_settings: LockSettings
+
+    def reply(self, compacted: bool, kept: int | None, **fields: Any) -> dict[str, Any]:
+        return {"ok": True, "key": self.key, "compacted": compacted, **fields, "kept": kept,
+                "offline": self.offline}
+
+
+def _run_trim(job: TrimJob) -> dict[str, Any]:
+    plan = plan_trim(job.transcript, job.max_lines)
     if not plan.compacted:
-        return {"ok": True, "key": key, "compacted": False, "kept": plan.kept, "offline": offline}
-    if dry_run:
-        check_transcript_lock(transcript)
-        offline["wouldArchive"] = f"{transcript}.bak.<time>"
-        return {"ok": True, "key": key, "compacted": True, "kept": plan.kept, "offline": offline}
-    with acquire_transcript_lock(transcript) as lock:
-        plan = plan_trim(transcript, max_lines)  # re-read under the lock
+        return job.reply(False, plan.kept)
+    if job.dry_run:
+        check_transcript_lock(job.transcript, job.lock_settings)
+        job.offline["wouldArchive"] = f"{job.transcript}.bak.<time>"
+        return job.reply(True, plan.kept)
+    with acquire_transcript_lock(job.transcript, job.lock_settings) as lock:
+        plan = plan_trim(job.transcript, job.max_lines)  # re-read under the lock
         if not plan.compacted:
-            return {"ok": True, "key": key, "compacted": False, "kept": plan.kept, "offline": offline}
-        archived = replace_transcript(transcript, plan.lines or [])
-        offline["staleLockRemoved"] = lock.stale_removed or None
-        entry = update_store_entry(store_path, store_key, CompactionOutcome(kind="max-lines", now_ms=now_ms()))
-    offline["entry"] = entry
-    return {"ok": True, "key": key, "compacted": True, "archived": archived, "kept": plan.kept,
-            "offline": offline}
+            return job.reply(False, plan.kept)
+        archived = replace_transcript(job.transcript, plan.lines or [])
+        job.offline["staleLockRemoved"] = lock.stale_removed or None
+        entry = update_store_entry(job.store_path, job.store_key,
+                                   CompactionOutcome(kind="max-lines", now_ms=now_ms()))
+    job.offline["entry"] = entry
+    return job.reply(True, plan.kept, archived=archived)
 
 
 def _stat_signature(path: Path) -> tuple[int, int]:
@@ -323,9 +332,10 @@ class SummaryJob:
     dry_run: bool
     offline: dict[str, Any]
     session: SessionContext
+    lock_settings: LockSettings
     started: int = 0
     signature: tuple[int, int] = (0, 0)
-    lock: Any = None
+    lock: TranscriptLock | None = None
 
     def reply(self, **fields: Any) -> dict[str, Any]:
         return {"ok": True, "key": self.key, **fields, "offline": self.offline}
@@ -336,9 +346,9 @@ class SummaryJob:
 
 def _run_summary(job: SummaryJob) -> dict[str, Any]:
     if job.dry_run:
-        check_transcript_lock(job.transcript)
+        check_transcript_lock(job.transcript, job.lock_settings)
     else:
-        job.lock = acquire_transcript_lock(job.transcript)
+        job.lock = acquire_transcript_lock(job.transcript, job.lock_settings)
     try:
         job.started = now_ms()
         if _is_blank(job.transcript):

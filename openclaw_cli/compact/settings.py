@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 DEFAULT_KEEP_RECENT_TOKENS = 20000
 DEFAULT_RESERVE_TOKENS = 16384
@@ -30,7 +30,7 @@ class CompactionSettings:
         return not self.keep_recent_configured
 
 
-def _finite(value: Any) -> bool:
+def _finite(value: Any) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 

@@ -18,7 +18,7 @@ def is_zombie(pid: int) -> bool:
             match = _STATE.search(handle.read())
     except OSError:
         return False
-    return bool(match) and match.group(1) == "Z"
+    return match is not None and match.group(1) == "Z"
 
 
 def pid_alive(pid) -> bool:
@@ -82,9 +82,9 @@ def looks_like_openclaw(args: list[str]) -> bool:
     if not normalized:
         return False
     exe = re.sub(r"\.(bat|cmd|exe)$", "", normalized[0])
-    if exe == "openclaw" or exe.endswith("/openclaw") or exe.endswith("/openclaw-gateway"):
+    if exe == "openclaw" or exe.endswith(("/openclaw", "/openclaw-gateway")):
         return True
-    if any(a in ("openclaw", "openclaw.mjs") or a.endswith("/openclaw") or a.endswith("/openclaw.mjs")
+    if any(a in ("openclaw", "openclaw.mjs") or a.endswith(("/openclaw", "/openclaw.mjs"))
            for a in normalized):
         return True
     has_command = any(a in ("gateway", "agent") for a in normalized)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from openclaw_cli.js import json as jsjson
 from openclaw_cli.js.strings import js_trim
@@ -28,34 +29,101 @@ class ApplyPlan:
     lost_index_transcripts: int = 0  # transcripts swept although the store had no entries
 
 
-def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: MaintenanceSettings,
-               mode: str, opts: CleanupOptions, env: Mapping[str, str] | None, now_ms: int,
-               home: str) -> ApplyPlan:
+@dataclass(frozen=True)
+class ApplyRequest:
+    """One applying run on one store: the store as loaded, its folder's view, the rules and the run's context."""
+
+    cfg: Mapping
+    target: Target
+    loaded: store_mod.LoadedStore
+    view: FsView
+    settings: MaintenanceSettings
+    mode: str
+    opts: CleanupOptions
+    env: Mapping[str, str] | None
+    now_ms: int
+    home: str
+
+
+@dataclass
+class _Fixes:
+    """What --fix-missing and --fix-dm-scope decided on a working copy of the loaded store."""
+
+    missing_removals: list[tuple[str, dict]] = field(default_factory=list)
+    repair_plans: list[tuple[str, str, str | None, str | None]] = field(default_factory=list)  # key, new file, old file, sessionId
+    dm_removals: list[tuple[str, dict]] = field(default_factory=list)
+    removed_keys: set[str] = field(default_factory=set)  # filled by the lifecycle
+    dm_removed_files: dict[Any, str | None] = field(default_factory=dict)
+
+
+@dataclass
+class _Maintenance:
+    """What the save's maintenance did to the store, and what it logged."""
+
+    before_count: int
+    disk: dict | None = None
+    model_runs: int = 0
+    pruned: int = 0
+    capped: int = 0
+    logs: list[tuple[str, str]] = field(default_factory=list)
+
+
+def plan_apply(req: ApplyRequest) -> ApplyPlan:
     """runSessionsCleanup's apply step for one target, with every file effect recorded, not made."""
-    paths = EntryPaths(view, env)
-    before: dict[str, dict] = loaded.store
-
+    paths = EntryPaths(req.view, req.env)
+    before: dict[str, dict] = req.loaded.store
     # 1. --fix-missing / --fix-dm-scope decided on a working copy of the freshly loaded store.
-    work = before.copy()
-    missing_removals: list[tuple[str, dict]] = []
-    repair_plans: list[tuple[str, str, str | None, str]] = []  # key, new file, old file, sessionId
-    dm_removals: list[tuple[str, dict]] = []
-    if opts.fix_missing:
-        steps.prune_missing(
-            work, paths, on_pruned=lambda k, e: missing_removals.append((k, e)),
-            on_repaired=lambda k, e, new, old: repair_plans.append((k, new, old, e.get("sessionId"))))
-    if opts.fix_dm_scope:
-        steps.retire_dm_scope(work, dm_scope=dm_scope_of(cfg), target_agent_id=target.agent_id,
-                              active_key=opts.active_key, on_retired=lambda k, e: dm_removals.append((k, e)))
-
+    fixes = _decide_fixes(req, paths, before.copy())
     # 2. The lifecycle mutation on the store as loaded: guarded removals, then repairs.
     store = before.copy()
-    removed_keys: set[str] = set()
-    dm_removed_files: dict[str, str | None] = {}
-    # The lifecycle looks keys up trimmed: a key with surrounding whitespace is not found
-    # (or another entry under the trimmed key is), exactly as in OpenClaw.
-    dm_keys = {k for k, _ in dm_removals}
-    for key, expected in missing_removals + dm_removals:
+    _apply_fixes(store, fixes, paths)
+    # 3. The save normalises again, then runs maintenance (forced: the CLI passes a mode).
+    store_mod.normalize_store(store)
+    swept: list[str] = []  # files the budget and the sweep remove
+    if req.mode == "warn":
+        done = _warn_only(req, paths, store)
+    else:
+        done = _enforce(req, paths, store, swept)
+    # 4. The write: prompt blobs first, then the store, skipped when the bytes would not change.
+    proj, write_store = _note_write(req, store)
+    # 5. After the write: archive retired direct-DM transcripts, then sweep orphans (enforce only).
+    referenced_ids = _session_ids(store)
+    if fixes.dm_removed_files:
+        archive.archive_transcripts(paths, fixes.dm_removed_files, referenced_ids, "deleted", req.now_ms,
+                                    req.home)
+    if req.mode == "warn":
+        unreferenced = {"scannedFiles": 0, "removedFiles": 0, "freedBytes": 0,
+                        "olderThanMs": req.settings.prune_after_ms}
+    else:
+        unreferenced = budget.sweep_unreferenced(
+            store=store, store_path=req.target.store_path, paths=paths,
+            older_than_ms=req.settings.prune_after_ms, dry_run=False, now_ms=req.now_ms,
+            on_removed=swept.append)
+    summary = _summary(req, store, fixes, done, unreferenced)
+    return ApplyPlan(req.target, proj, write_store, list(req.view.effects), summary, done.logs,
+                     lostindex.swept_history(before, swept))
+
+
+def _decide_fixes(req: ApplyRequest, paths: EntryPaths, work: dict[str, dict]) -> _Fixes:
+    fixes = _Fixes()
+    if req.opts.fix_missing:
+        steps.prune_missing(
+            work, paths, on_pruned=lambda k, e: fixes.missing_removals.append((k, e)),
+            on_repaired=lambda k, e, new, old: fixes.repair_plans.append((k, new, old, e.get("sessionId"))))
+    if req.opts.fix_dm_scope:
+        steps.retire_dm_scope(work, dm_scope=dm_scope_of(req.cfg), target_agent_id=req.target.agent_id,
+                              active_key=req.opts.active_key,
+                              on_retired=lambda k, e: fixes.dm_removals.append((k, e)))
+    return fixes
+
+
+def _apply_fixes(store: dict[str, dict], fixes: _Fixes, paths: EntryPaths) -> None:
+    """Guarded removals, then repairs, on the store as loaded.
+
+    The lifecycle looks keys up trimmed: a key with surrounding whitespace is not found
+    (or another entry under the trimmed key is), exactly as in OpenClaw."""
+    dm_keys = {k for k, _ in fixes.dm_removals}
+    for key, expected in fixes.missing_removals + fixes.dm_removals:
         lookup = js_trim(key)
         if not lookup:
             continue
@@ -63,10 +131,10 @@ def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: 
         if current is None or not _same_entry(current, expected):
             continue
         if key in dm_keys and current.get("sessionId"):
-            archive.remember_removed(dm_removed_files, current)
+            archive.remember_removed(fixes.dm_removed_files, current)
         del store[lookup]
-        removed_keys.add(lookup)
-    for key, new_file, old_file, sid in repair_plans:
+        fixes.removed_keys.add(lookup)
+    for key, new_file, old_file, sid in fixes.repair_plans:
         key = js_trim(key)
         if not key:
             continue
@@ -78,89 +146,97 @@ def plan_apply(*, cfg: Mapping, target: Target, loaded, view: FsView, settings: 
         fixed["sessionFile"] = new_file
         store[key] = fixed
 
-    # 3. The save normalises again, then runs maintenance (forced: the CLI passes a mode).
-    store_mod.normalize_store(store)
-    before_count = len(store)
-    preserve = preserve_keys(opts.active_key)
-    model_runs = pruned = capped = 0
-    logs: list[tuple[str, str]] = []
-    swept: list[str] = []  # files the budget and the sweep remove
-    if mode == "warn":
-        if opts.active_key and opts.active_key.strip() and _would_evict_active(
-                store, opts.active_key.strip(), settings, now_ms):
-            logs.append(("warn", "session maintenance would evict active session; skipping enforcement"))
-        disk = budget.enforce_disk_budget(
-            store=store, store_path=target.store_path, paths=paths, max_bytes=settings.max_disk_bytes,
-            high_water=settings.high_water_bytes, active_key=opts.active_key, preserve=None,
-            warn_only=True, dry_run=False, now_ms=now_ms)
-        if disk is not None and disk["overBudget"]:
-            logs.append(("warn", "session disk budget exceeded (warn-only mode)"))
-    else:
-        removed_files: dict[str, str | None] = {}
-        remember = lambda _k, e: archive.remember_removed(removed_files, e)  # noqa: E731
-        if before_count > settings.max_entries:
-            model_runs = steps.prune_model_runs(store, settings.model_run_prune_after_ms, now_ms, preserve,
-                                                on_pruned=remember)
-        if model_runs:
-            logs.append(("info", "pruned stale gateway model-run session entries"))
-        pruned = steps.prune_stale(store, settings.prune_after_ms, now_ms, preserve, on_pruned=remember)
-        if pruned:
-            logs.append(("info", "pruned stale session entries"))
-        capped = steps.cap_entries(store, settings.max_entries, preserve, on_capped=remember)
-        if capped:
-            logs.append(("info", "capped session entry count"))
-        referenced_ids = {e.get("sessionId") for e in store.values() if e.get("sessionId")}
-        archived_dirs = archive.archive_transcripts(paths, removed_files, referenced_ids, "deleted", now_ms, home)
-        if removed_files:
-            archive.remove_trajectory_artifacts(paths, removed_files, referenced_ids)
-        if archived_dirs or settings.reset_archive_retention_ms is not None:
-            dirs = sorted(archived_dirs) if archived_dirs else [view.sessions_dir]
-            rules = [("deleted", settings.prune_after_ms)]
-            if settings.reset_archive_retention_ms is not None:
-                rules.append(("reset", settings.reset_archive_retention_ms))
-            archive.age_archives(paths, dirs, rules, now_ms)
-        disk = budget.enforce_disk_budget(
-            store=store, store_path=target.store_path, paths=paths, max_bytes=settings.max_disk_bytes,
-            high_water=settings.high_water_bytes, active_key=opts.active_key, preserve=preserve,
-            warn_only=False, dry_run=False, now_ms=now_ms, on_removed=swept.append)
-        if disk is not None and disk["overBudget"]:
-            if disk["totalBytesAfter"] > disk["highWaterBytes"]:
-                logs.append(("warn", "session disk budget still above high-water target after cleanup"))
-            elif disk["removedFiles"] > 0 or disk["removedEntries"] > 0:
-                logs.append(("info", "applied session disk budget cleanup"))
 
-    # 4. The write: prompt blobs first, then the store, skipped when the bytes would not change.
-    proj = store_mod.serialize_store(store, target.store_path)
+def _budget_rules(req: ApplyRequest, *, preserve: frozenset[str] | None, warn_only: bool,
+                  on_removed: Callable[[str], None] | None = None) -> budget.BudgetRules:
+    return budget.BudgetRules(
+        max_bytes=req.settings.max_disk_bytes, high_water=req.settings.high_water_bytes,
+        active_key=req.opts.active_key, preserve=preserve, warn_only=warn_only, dry_run=False,
+        now_ms=req.now_ms, on_removed=on_removed)
+
+
+def _warn_only(req: ApplyRequest, paths: EntryPaths, store: dict[str, dict]) -> _Maintenance:
+    """Warn mode: nothing is removed; the budget is only measured."""
+    done = _Maintenance(len(store))
+    active = req.opts.active_key
+    if active and active.strip() and _would_evict_active(store, active.strip(), req.settings, req.now_ms):
+        done.logs.append(("warn", "session maintenance would evict active session; skipping enforcement"))
+    done.disk = budget.enforce_disk_budget(store=store, store_path=req.target.store_path, paths=paths,
+                                           rules=_budget_rules(req, preserve=None, warn_only=True))
+    if done.disk is not None and done.disk["overBudget"]:
+        done.logs.append(("warn", "session disk budget exceeded (warn-only mode)"))
+    return done
+
+
+def _enforce(req: ApplyRequest, paths: EntryPaths, store: dict[str, dict], swept: list[str]) -> _Maintenance:
+    """Prune model runs and stale entries, cap, archive their transcripts, age archives, then the budget."""
+    settings, now_ms = req.settings, req.now_ms
+    done = _Maintenance(len(store))
+    preserve = preserve_keys(req.opts.active_key)
+    removed_files: dict[Any, str | None] = {}
+    remember = lambda _k, e: archive.remember_removed(removed_files, e)  # noqa: E731
+    if done.before_count > settings.max_entries:
+        done.model_runs = steps.prune_model_runs(store, settings.model_run_prune_after_ms, now_ms, preserve,
+                                                 on_pruned=remember)
+    if done.model_runs:
+        done.logs.append(("info", "pruned stale gateway model-run session entries"))
+    done.pruned = steps.prune_stale(store, settings.prune_after_ms, now_ms, preserve, on_pruned=remember)
+    if done.pruned:
+        done.logs.append(("info", "pruned stale session entries"))
+    done.capped = steps.cap_entries(store, settings.max_entries, preserve, on_capped=remember)
+    if done.capped:
+        done.logs.append(("info", "capped session entry count"))
+    referenced_ids = _session_ids(store)
+    archived_dirs = archive.archive_transcripts(paths, removed_files, referenced_ids, "deleted", now_ms, req.home)
+    if removed_files:
+        archive.remove_trajectory_artifacts(paths, removed_files, referenced_ids)
+    if archived_dirs or settings.reset_archive_retention_ms is not None:
+        dirs = sorted(archived_dirs) if archived_dirs else [req.view.sessions_dir]
+        rules = [("deleted", settings.prune_after_ms)]
+        if settings.reset_archive_retention_ms is not None:
+            rules.append(("reset", settings.reset_archive_retention_ms))
+        archive.age_archives(paths, dirs, rules, now_ms)
+    disk = done.disk = budget.enforce_disk_budget(
+        store=store, store_path=req.target.store_path, paths=paths,
+        rules=_budget_rules(req, preserve=preserve, warn_only=False, on_removed=swept.append))
+    if disk is not None and disk["overBudget"]:
+        if disk["totalBytesAfter"] > disk["highWaterBytes"]:
+            done.logs.append(("warn", "session disk budget still above high-water target after cleanup"))
+        elif disk["removedFiles"] > 0 or disk["removedEntries"] > 0:
+            done.logs.append(("info", "applied session disk budget cleanup"))
+    return done
+
+
+def _note_write(req: ApplyRequest, store: dict[str, dict]) -> tuple[store_mod.Projection, bool]:
+    """Record the write (missing prompt blobs, then the store unless its bytes would not change)."""
+    proj = store_mod.serialize_store(store, req.target.store_path)
+    stamp = req.now_ms * 1_000_000
     for blob in proj.prompt_blobs.values():
-        if blob.path and not _blob_valid(target.store_path, blob):
-            view.note_written(blob.path, jsjson.js_utf8(blob.prompt), now_ms * 1_000_000)
-    unchanged = loaded.unchanged_serialization
+        if blob.path and not _blob_valid(req.target.store_path, blob):
+            req.view.note_written(blob.path, jsjson.js_utf8(blob.prompt), stamp)
+    unchanged = req.loaded.unchanged_serialization
     write_store = not (unchanged is not None and unchanged.matches(proj.chunks))
     if write_store:
-        view.note_written(target.store_path, b"", now_ms * 1_000_000)
+        req.view.note_written(req.target.store_path, b"", stamp)
+    return proj, write_store
 
-    # 5. After the write: archive retired direct-DM transcripts, then sweep orphans (enforce only).
-    referenced_ids = {e.get("sessionId") for e in store.values() if e.get("sessionId")}
-    if dm_removed_files:
-        archive.archive_transcripts(paths, dm_removed_files, referenced_ids, "deleted", now_ms, home)
-    if mode == "warn":
-        unreferenced = {"scannedFiles": 0, "removedFiles": 0, "freedBytes": 0,
-                        "olderThanMs": settings.prune_after_ms}
-    else:
-        unreferenced = budget.sweep_unreferenced(
-            store=store, store_path=target.store_path, paths=paths, older_than_ms=settings.prune_after_ms,
-            dry_run=False, now_ms=now_ms, on_removed=swept.append)
 
-    repaired = sum(1 for key, new_file, _o, _s in repair_plans
+def _summary(req: ApplyRequest, store: dict[str, dict], fixes: _Fixes, done: _Maintenance,
+             unreferenced: dict) -> dict:
+    repaired = sum(1 for key, new_file, _o, _s in fixes.repair_plans
                    if (store.get(key) or {}).get("sessionFile") == new_file)
-    missing = sum(1 for key, _e in missing_removals if key in removed_keys)
-    dm_retired = sum(1 for key, _e in dm_removals if key in removed_keys)
-    summary = build_summary(
-        target, mode=mode, dry_run=False, before_count=before_count, after_count=len(store),
-        repaired=repaired, missing=missing, dm_retired=dm_retired, model_runs=model_runs, pruned=pruned,
-        capped=capped, unreferenced=unreferenced, disk=disk, applied_count=len(store))
-    return ApplyPlan(target, proj, write_store, list(view.effects), summary, logs,
-                     lostindex.swept_history(before, swept))
+    missing = sum(1 for key, _e in fixes.missing_removals if key in fixes.removed_keys)
+    dm_retired = sum(1 for key, _e in fixes.dm_removals if key in fixes.removed_keys)
+    return build_summary(
+        req.target, mode=req.mode, dry_run=False, before_count=done.before_count, after_count=len(store),
+        repaired=repaired, missing=missing, dm_retired=dm_retired, model_runs=done.model_runs,
+        pruned=done.pruned, capped=done.capped, unreferenced=unreferenced, disk=done.disk,
+        applied_count=len(store))
+
+
+def _session_ids(store: dict[str, dict]) -> set[str]:
+    """The sessionIds the store still references."""
+    return {sid for e in store.values() if (sid := e.get("sessionId"))}
 
 
 def _would_evict_active(store: dict[str, dict], active: str, settings: MaintenanceSettings,

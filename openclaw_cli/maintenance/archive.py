@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from typing import Any
 
 from openclaw_cli.js import paths as jspath
 from openclaw_cli.js.strings import js_trim
@@ -16,8 +17,11 @@ from openclaw_cli.store.artifacts import (
 )
 
 
-def remember_removed(removed: dict[str, str | None], entry: dict) -> None:
-    """Map sessionId → sessionFile of a removed entry (first seen wins unless a later one is set)."""
+def remember_removed(removed: dict[Any, str | None], entry: dict) -> None:
+    """Map sessionId → sessionFile of a removed entry (first seen wins unless a later one is set).
+
+    The key is the entry's sessionId as stored, which an invalid entry may lack (as OpenClaw's
+    Map takes `undefined` as a key)."""
     sid = entry.get("sessionId")
     if sid not in removed or entry.get("sessionFile"):
         removed[sid] = entry.get("sessionFile")

@@ -103,14 +103,37 @@ def _result(before: int, after: int, files: int, entries: int, freed: int, max_b
     }
 
 
-def enforce_disk_budget(*, store: dict[str, dict], store_path: str, paths: EntryPaths,
-                        max_bytes: int | None, high_water: int | None, active_key: str | None,
-                        preserve: frozenset[str] | None, warn_only: bool, dry_run: bool, now_ms: int,
-                        on_removed: Callable[[str], None] | None = None) -> dict | None:
-    """Bring the folder under `maxDiskBytes` down to the high-water mark (entries are removed from `store`)."""
-    if max_bytes is None or high_water is None:
-        return None
-    view = paths.view
+@dataclass(frozen=True)
+class BudgetRules:
+    """One disk-budget pass: the limits, the entries it spares and how it removes files."""
+
+    max_bytes: int | None
+    high_water: int | None
+    active_key: str | None
+    preserve: frozenset[str] | None
+    warn_only: bool
+    dry_run: bool
+    now_ms: int
+    on_removed: Callable[[str], None] | None = None
+
+
+@dataclass
+class _Footprint:
+    """The folder as the budget counts it: files on disk, with the store as it would be written."""
+
+    files: list[FileInfo]
+    blobs: list[FileInfo]
+    sizes: dict[str, int]
+    existing_blobs: dict[str, FileInfo]  # prompt-blob hash -> its file
+    virtual_blob_bytes: dict[str, int]  # blobs the write would create
+    hash_by_key: dict[str, str]
+    ref_counts: dict[str, int]
+    chunk_sizes: dict[str, int]
+    projected_bytes: int
+    total: int
+
+
+def _measure(store: dict[str, dict], store_path: str, view: FsView) -> _Footprint:
     files = view.list_files()
     blobs = view.list_blob_files()
     sizes = {f.canonical: f.size for f in files}
@@ -118,7 +141,6 @@ def enforce_disk_budget(*, store: dict[str, dict], store_path: str, paths: Entry
     store_canonical = view.canonical(store_path)
     store_file_size = next((f.size for f in files if f.canonical == store_canonical), 0)
     measured = projection.measure(store, store_path)
-    projected_bytes = measured.size_bytes
     existing_blobs: dict[str, FileInfo] = {}
     for f in blobs:
         h = artifacts.prompt_blob_hash(f.name)
@@ -126,113 +148,155 @@ def enforce_disk_budget(*, store: dict[str, dict], store_path: str, paths: Entry
             existing_blobs[h] = f
     virtual_blob_bytes = {h: b for h, b in measured.blob_bytes.items() if h not in existing_blobs}
     hash_by_key = measured.blob_hash_by_key
-    ref_counts = _ref_counts(hash_by_key)
     total = (sum(f.size for f in files) + sum(f.size for f in blobs) - store_file_size
-             + projected_bytes + sum(virtual_blob_bytes.values()))
-    before = total
-    if total <= max_bytes:
-        return _result(before, total, 0, 0, 0, max_bytes, high_water, False)
-    if warn_only:
-        return _result(before, total, 0, 0, 0, max_bytes, high_water, True)
+             + measured.size_bytes + sum(virtual_blob_bytes.values()))
+    return _Footprint(files, blobs, sizes, existing_blobs, virtual_blob_bytes, hash_by_key,
+                      _ref_counts(hash_by_key), dict(measured.chunk_sizes), measured.size_bytes, total)
 
-    remover = Remover(view, dry_run, sizes, on_removed=on_removed, reason="disk budget")
-    removed_files = removed_entries = freed = 0
-    referenced = paths.referenced_paths(store)
-    temp_cutoff = now_ms - STORE_TEMP_STALE_MS
-    blob_cutoff = now_ms - PROMPT_BLOB_GRACE_MS
-    store_base = store_path.rsplit("/", 1)[-1]
 
-    blob_queue = sorted((f for f in blobs if _blob_removable(f, ref_counts, blob_cutoff, temp_cutoff)),
-                        key=lambda f: f.mtime_ms)
-    for f in blob_queue:
-        if total <= high_water:
-            break
-        n = _remove_blob(remover, f, ref_counts, blob_cutoff, temp_cutoff)
+def _finite_or_zero(value) -> float:
+    return value if isinstance(value, (int, float)) and value == value and abs(value) != float("inf") else 0
+
+
+@dataclass
+class _BudgetPass:
+    """The running state of one enforcing pass: what is left to free and what was removed."""
+
+    store: dict[str, dict]
+    store_path: str
+    paths: EntryPaths
+    rules: BudgetRules
+    fp: _Footprint
+    remover: Remover
+    high_water: int
+    total: int
+    removed_files: int = 0
+    removed_entries: int = 0
+    freed: int = 0
+
+    @property
+    def temp_cutoff(self) -> float:
+        return self.rules.now_ms - STORE_TEMP_STALE_MS
+
+    @property
+    def blob_cutoff(self) -> float:
+        return self.rules.now_ms - PROMPT_BLOB_GRACE_MS
+
+    def _took(self, n: int) -> None:
         if n <= 0:
-            continue
-        total -= n
-        freed += n
-        removed_files += 1
+            return
+        self.total -= n
+        self.freed += n
+        self.removed_files += 1
 
-    file_queue = sorted((f for f in files if _budget_removable_file(f, referenced, temp_cutoff, store_base)),
-                        key=lambda f: f.mtime_ms)
-    for f in file_queue:
-        if total <= high_water:
-            break
-        n = remover.remove(f.path, f.canonical)
-        if n <= 0:
-            continue
-        total -= n
-        freed += n
-        removed_files += 1
+    def _remove_blob(self, f: FileInfo) -> int:
+        return _remove_blob(self.remover, f, self.fp.ref_counts, self.blob_cutoff, self.temp_cutoff)
 
-    if total > high_water:
-        active = keys._lower_or_empty(active_key) if active_key else ""
+    def drain_blobs(self) -> None:
+        """Unreferenced prompt blobs past their grace, oldest first."""
+        queue = sorted((f for f in self.fp.blobs
+                        if _blob_removable(f, self.fp.ref_counts, self.blob_cutoff, self.temp_cutoff)),
+                       key=lambda f: f.mtime_ms)
+        for f in queue:
+            if self.total <= self.high_water:
+                break
+            self._took(self._remove_blob(f))
+
+    def drain_files(self) -> None:
+        """Stale temps, archives and unreferenced artifacts, oldest first."""
+        referenced = self.paths.referenced_paths(self.store)
+        store_base = self.store_path.rsplit("/", 1)[-1]
+        queue = sorted((f for f in self.fp.files
+                        if _budget_removable_file(f, referenced, self.temp_cutoff, store_base)),
+                       key=lambda f: f.mtime_ms)
+        for f in queue:
+            if self.total <= self.high_water:
+                break
+            self._took(self.remover.remove(f.path, f.canonical))
+
+    def evict_entries(self) -> None:
+        """Oldest entries first (never the active or a preserved one), each with its files once unshared."""
+        active = keys._lower_or_empty(self.rules.active_key) if self.rules.active_key else ""
         sid_counts: dict[str, int] = {}
-        for entry in store.values():
-            sid = entry.get("sessionId")
+        for counted in self.store.values():
+            sid = counted.get("sessionId")
             if sid:
                 sid_counts[sid] = sid_counts.get(sid, 0) + 1
-        chunk_sizes = dict(measured.chunk_sizes)
-
-        def oldest_first(key: str) -> float:
-            updated = store[key].get("updatedAt")
-            return updated if isinstance(updated, (int, float)) and updated == updated and abs(updated) != float("inf") else 0
-
-        for key in sorted(store.keys(), key=oldest_first):
-            if total <= high_water:
+        for key in sorted(self.store.keys(), key=lambda k: _finite_or_zero(self.store[k].get("updatedAt"))):
+            if self.total <= self.high_water:
                 break
             if active and keys._lower_or_empty(key) == active:
                 continue
-            entry = store.get(key)
-            if entry is None:
+            entry = self.store.get(key)
+            if entry is None or keys.should_preserve(key, entry, self.rules.preserve):
                 continue
-            if keys.should_preserve(key, entry, preserve):
-                continue
-            previous = projected_bytes
-            blob_hash = hash_by_key.pop(key, None)
-            del store[key]
-            chunk = chunk_sizes.pop(key, None)
-            if chunk is not None and chunk >= 0:
-                projected_bytes = max(2, projected_bytes - (chunk + 2))
-            else:
-                projected_bytes = projection.measure(store, store_path).size_bytes
-            total += projected_bytes - previous
-            if blob_hash:
-                left = ref_counts.get(blob_hash, 1) - 1
-                if left > 0:
-                    ref_counts[blob_hash] = left
-                else:
-                    ref_counts.pop(blob_hash, None)
-                    virtual = virtual_blob_bytes.get(blob_hash, 0)
-                    if virtual > 0:
-                        total -= virtual
-                    else:
-                        bf = existing_blobs.get(blob_hash)
-                        if bf and _blob_removable(bf, ref_counts, blob_cutoff, temp_cutoff):
-                            n = _remove_blob(remover, bf, ref_counts, blob_cutoff, temp_cutoff)
-                            if n > 0:
-                                total -= n
-                                freed += n
-                                removed_files += 1
-            removed_entries += 1
+            self._drop_entry(key)
             sid = entry.get("sessionId")
-            if not sid:
-                continue
-            left = sid_counts.get(sid, 1) - 1
-            if left > 0:
-                sid_counts[sid] = left
-                continue
-            sid_counts.pop(sid, None)
-            for artifact in paths.artifact_paths(entry):
-                n = remover.remove(artifact)
-                if n <= 0:
-                    continue
-                total -= n
-                freed += n
-                removed_files += 1
+            if sid:
+                self._release_session(entry, sid, sid_counts)
 
-    return _result(before, total, removed_files, removed_entries, freed, max_bytes, high_water, True)
+    def _drop_entry(self, key: str) -> None:
+        """Remove the entry from the store, re-measure the store and release its prompt blob."""
+        fp = self.fp
+        previous = fp.projected_bytes
+        blob_hash = fp.hash_by_key.pop(key, None)
+        del self.store[key]
+        chunk = fp.chunk_sizes.pop(key, None)
+        if chunk is not None and chunk >= 0:
+            fp.projected_bytes = max(2, fp.projected_bytes - (chunk + 2))
+        else:
+            fp.projected_bytes = projection.measure(self.store, self.store_path).size_bytes
+        self.total += fp.projected_bytes - previous
+        if blob_hash:
+            self._release_blob(blob_hash)
+        self.removed_entries += 1
+
+    def _release_blob(self, blob_hash: str) -> None:
+        fp = self.fp
+        left = fp.ref_counts.get(blob_hash, 1) - 1
+        if left > 0:
+            fp.ref_counts[blob_hash] = left
+            return
+        fp.ref_counts.pop(blob_hash, None)
+        virtual = fp.virtual_blob_bytes.get(blob_hash, 0)
+        if virtual > 0:
+            self.total -= virtual
+            return
+        bf = fp.existing_blobs.get(blob_hash)
+        if bf and _blob_removable(bf, fp.ref_counts, self.blob_cutoff, self.temp_cutoff):
+            self._took(self._remove_blob(bf))
+
+    def _release_session(self, entry: dict, sid: str, sid_counts: dict[str, int]) -> None:
+        """The session's transcript and artifacts go with its last entry."""
+        left = sid_counts.get(sid, 1) - 1
+        if left > 0:
+            sid_counts[sid] = left
+            return
+        sid_counts.pop(sid, None)
+        for artifact in self.paths.artifact_paths(entry):
+            self._took(self.remover.remove(artifact))
+
+
+def enforce_disk_budget(*, store: dict[str, dict], store_path: str, paths: EntryPaths,
+                        rules: BudgetRules) -> dict | None:
+    """Bring the folder under `maxDiskBytes` down to the high-water mark (entries are removed from `store`)."""
+    max_bytes, high_water = rules.max_bytes, rules.high_water
+    if max_bytes is None or high_water is None:
+        return None
+    fp = _measure(store, store_path, paths.view)
+    before = fp.total
+    if fp.total <= max_bytes:
+        return _result(before, fp.total, 0, 0, 0, max_bytes, high_water, False)
+    if rules.warn_only:
+        return _result(before, fp.total, 0, 0, 0, max_bytes, high_water, True)
+    remover = Remover(paths.view, rules.dry_run, fp.sizes, on_removed=rules.on_removed, reason="disk budget")
+    run = _BudgetPass(store, store_path, paths, rules, fp, remover, high_water, fp.total)
+    run.drain_blobs()
+    run.drain_files()
+    if run.total > high_water:
+        run.evict_entries()
+    return _result(before, run.total, run.removed_files, run.removed_entries, run.freed, max_bytes,
+                   high_water, True)
 
 
 def sweep_unreferenced(*, store: dict[str, dict], store_path: str, paths: EntryPaths, older_than_ms,

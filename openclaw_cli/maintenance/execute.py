@@ -86,6 +86,7 @@ def _run_effects(effects: list[Effect], real_dir: str, report: ExecutionReport,
             continue
         try:
             if effect.kind == "rename":
+                assert effect.target is not None  # FsView.plan_rename always names the destination
                 os.rename(effect.path, effect.target)
             elif effect.kind == "delete":
                 os.unlink(effect.path)

@@ -116,9 +116,10 @@ def preview_store(*, cfg: Mapping, target: Target, before: dict[str, dict], view
         removed_files.append(path)
 
     disk = budget.enforce_disk_budget(
-        store=store, store_path=target.store_path, paths=paths, max_bytes=settings.max_disk_bytes,
-        high_water=settings.high_water_bytes, active_key=opts.active_key, preserve=preserve,
-        warn_only=False, dry_run=True, now_ms=now_ms, on_removed=budget_removed)
+        store=store, store_path=target.store_path, paths=paths,
+        rules=budget.BudgetRules(max_bytes=settings.max_disk_bytes, high_water=settings.high_water_bytes,
+                                 active_key=opts.active_key, preserve=preserve, warn_only=False,
+                                 dry_run=True, now_ms=now_ms, on_removed=budget_removed))
     unreferenced = budget.sweep_unreferenced(
         store=store, store_path=target.store_path, paths=paths, older_than_ms=settings.prune_after_ms,
         dry_run=True, now_ms=now_ms, exclude=excluded, on_removed=removed_files.append)

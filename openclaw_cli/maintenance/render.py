@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from openclaw_cli.js.strings import (
     js_trim,
@@ -105,7 +105,7 @@ def label_summary_lines(rows: list[tuple[str, dict, str]]) -> list[str]:
     return out
 
 
-def applied_lines(summaries: list[Mapping]) -> list[str]:
+def applied_lines(summaries: Sequence[Mapping]) -> list[str]:
     out: list[str] = []
     for i, s in enumerate(summaries):
         if i > 0:

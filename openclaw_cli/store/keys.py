@@ -116,7 +116,7 @@ def is_subagent_key(key: str) -> bool:
     if raw.lower().startswith("subagent:"):
         return True
     parsed = parse_agent_key(raw)
-    return bool(parsed) and _lower_or_empty(parsed[1]).startswith("subagent:")
+    return parsed is not None and _lower_or_empty(parsed[1]).startswith("subagent:")
 
 
 def is_acp_key(key: str) -> bool:
@@ -126,12 +126,12 @@ def is_acp_key(key: str) -> bool:
     if raw.lower().startswith("acp:"):
         return True
     parsed = parse_agent_key(raw)
-    return bool(parsed) and _lower_or_empty(parsed[1]).startswith("acp:")
+    return parsed is not None and _lower_or_empty(parsed[1]).startswith("acp:")
 
 
 def is_cron_key(key: str) -> bool:
     parsed = parse_agent_key(key)
-    return bool(parsed) and _lower_or_empty(parsed[1]).startswith("cron:")
+    return parsed is not None and _lower_or_empty(parsed[1]).startswith("cron:")
 
 
 def thread_id_of(key: str) -> str | None:

@@ -340,10 +340,7 @@ def _delivery_fields(entry_route: tuple | None, channel: Any, last_channel: Any,
 
 
 def _same_fields(a: tuple, b: tuple) -> bool:
-    for x, y in zip(a, b):
-        if x is not y and not _eq(x, y):
-            return False
-    return True
+    return all(x is y or _eq(x, y) for x, y in zip(a, b))
 
 
 _DELIVERY_KEYS = ("route", "deliveryContext", "lastChannel", "lastTo", "lastAccountId",

@@ -7,7 +7,7 @@ import os
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from openclaw_cli.js.json import js_utf8, js_utf16_len
 from openclaw_cli.store.normalize import UNDEF, js_truthy
@@ -94,7 +94,7 @@ def _remember(path: str, st: os.stat_result, prompt: str) -> None:
         _VALID_CACHE.pop(next(iter(_VALID_CACHE)))
 
 
-def _is_num(v: Any) -> bool:
+def _is_num(v: Any) -> TypeGuard[int | float]:
     return type(v) is int or type(v) is float
 
 
@@ -239,7 +239,9 @@ def ensure_prompt_blobs(blobs: dict[str, PromptBlob] | list[PromptBlob],
                         write_atomic: Callable[..., None] | None = None) -> None:
     """Make each blob exist with the right content: touch a valid one, else write it."""
     if write_atomic is None:
-        from openclaw_cli.store.sessions_json import write_file_atomic as write_atomic
+        from openclaw_cli.store.sessions_json import write_file_atomic
+
+        write_atomic = write_file_atomic
     items = blobs.values() if isinstance(blobs, dict) else blobs
     for blob in items:
         ref = build_prompt_ref(blob.prompt)

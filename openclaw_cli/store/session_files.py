@@ -40,7 +40,7 @@ def _from_agent_dir(agent_dir: str, candidate: str, rp: Realpath) -> str | None:
     base = rp(jspath.resolve(agent_dir)) or jspath.resolve(agent_dir)
     real = rp(candidate) or candidate
     rel = jspath.relative(base, real)
-    if not rel or rel.startswith("..") or rel.startswith("/"):
+    if not rel or rel.startswith(("..", "/")):
         return None
     return jspath.resolve(base, rel)
 
@@ -119,7 +119,7 @@ def resolve_within_sessions_dir(sessions_dir: str, candidate: str,
                     found = _structural_fallback(real_trimmed, agent_id)
                 if found:
                     return found
-    if not normalized or normalized.startswith("..") or normalized.startswith("/"):
+    if not normalized or normalized.startswith(("..", "/")):
         raise PathError("Session file path must be within sessions directory")
     return jspath.resolve(real_base, normalized)
 

@@ -10,7 +10,7 @@ import re
 import stat
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
@@ -47,6 +47,18 @@ _STRICT_INT = re.compile(r"[+-]?[0-9]+")
 _JSON_WHITESPACE = b" \t\n\r"
 
 
+Bytes = bytes | bytearray | memoryview
+
+
+def _chunks(data: Bytes | str | Iterable[Bytes]) -> Sequence[Bytes]:
+    """Data as byte chunks: a text as its UTF-8 (as JS encodes it), one buffer as itself."""
+    if isinstance(data, str):
+        return (jsjson.js_utf8(data),)
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return (data,)
+    return data if isinstance(data, (list, tuple)) else list(data)
+
+
 @dataclass(frozen=True)
 class StoreFingerprint:
     """Size and SHA-256 of a store text, to tell whether a new serialisation equals it."""
@@ -60,12 +72,8 @@ class StoreFingerprint:
             data = jsjson.js_utf8(data)
         return cls(len(data), hashlib.sha256(data).digest())
 
-    def matches(self, data: bytes | str | Iterable[bytes]) -> bool:
-        if isinstance(data, str):
-            data = jsjson.js_utf8(data)
-        if isinstance(data, (bytes, bytearray, memoryview)):
-            data = (data,)
-        chunks = list(data) if not isinstance(data, (list, tuple)) else data
+    def matches(self, data: Bytes | str | Iterable[Bytes]) -> bool:
+        chunks = _chunks(data)
         if sum(len(c) for c in chunks) != self.size:
             return False
         h = hashlib.sha256()
@@ -467,7 +475,7 @@ def _copy_fallback(src: str, dest: str) -> None:
         pass
 
 
-def _write_all(fd: int, chunks: Iterable[bytes]) -> None:
+def _write_all(fd: int, chunks: Iterable[Bytes]) -> None:
     for chunk in chunks:
         view = memoryview(chunk)
         while view:
@@ -475,7 +483,7 @@ def _write_all(fd: int, chunks: Iterable[bytes]) -> None:
             view = view[n:]
 
 
-def write_file_atomic(path: str | os.PathLike, data: bytes | str | Iterable[bytes], *,
+def write_file_atomic(path: str | os.PathLike, data: Bytes | str | Iterable[Bytes], *,
                       durable: bool, mode: int = 0o600, temp_prefix: str | None = None,
                       before_rename: Callable[[], None] | None = None) -> None:
     """replaceFileAtomic as OpenClaw uses it: temp `<prefix>.<pid>.<uuid>.tmp` in the
@@ -488,9 +496,7 @@ def write_file_atomic(path: str | os.PathLike, data: bytes | str | Iterable[byte
     path = os.fspath(path)
     if not path or "\0" in path:
         raise ValueError("Atomic replace file path must be non-empty.")
-    if isinstance(data, str):
-        data = jsjson.js_utf8(data)
-    chunks = (data,) if isinstance(data, (bytes, bytearray, memoryview)) else data
+    chunks = _chunks(data)
     folder = os.path.dirname(path) or "."
     os.makedirs(folder, mode=0o777 & ~_umask(), exist_ok=True)
     prefix = temp_prefix or ".fs-safe-replace"

@@ -121,9 +121,9 @@ class Planned:
     def budget(self, max_bytes: int, high_water: int, active_key: str | None = None,
                preserve: frozenset[str] | None = None) -> dict:
         return budget.enforce_disk_budget(
-            store=self.store, store_path=str(self.store_path), paths=self.paths, max_bytes=max_bytes,
-            high_water=high_water, active_key=active_key, preserve=preserve, warn_only=False,
-            dry_run=False, now_ms=now_ms())
+            store=self.store, store_path=str(self.store_path), paths=self.paths,
+            rules=budget.BudgetRules(max_bytes=max_bytes, high_water=high_water, active_key=active_key,
+                                     preserve=preserve, warn_only=False, dry_run=False, now_ms=now_ms()))
 
     def sweep(self, older_than_ms: int = 30 * DAY_MS) -> dict:
         return budget.sweep_unreferenced(store=self.store, store_path=str(self.store_path), paths=self.paths,

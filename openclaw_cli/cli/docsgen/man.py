@@ -45,12 +45,12 @@ def pages(cli: Command) -> list[Command]:
 
 def _option_tag(option: Option, sep: str = ", ") -> str:
     names = sep.join(_bold(n) for n in option.names)
-    return f"{names} {_italic(option.metavar)}" if option.takes_value else names
+    return f"{names} {_italic(option.metavar)}" if option.metavar is not None else names
 
 
 def _synopsis_item(option: Option) -> str:
     names = "|".join(_bold(n) for n in option.names)
-    value = f"\\ {_italic(option.metavar)}" if option.takes_value else ""
+    value = f"\\ {_italic(option.metavar)}" if option.metavar is not None else ""
     return f"[{names}{value}]" + ("..." if option.multiple else "")
 
 

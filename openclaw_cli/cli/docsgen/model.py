@@ -177,5 +177,7 @@ def load_cli(app: Any | None = None) -> Command:
     import typer
 
     if app is None:
-        from openclaw_cli.cli.app import app
+        from openclaw_cli.cli.app import app as default_app
+
+        app = default_app
     return _command(typer.main.get_command(app), PROG, (), None)

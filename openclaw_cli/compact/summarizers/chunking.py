@@ -289,7 +289,8 @@ def _legacy_id(message: Message, calls: list[tuple[str, str | None]]) -> Message
     if tool_result_id(message) or len(calls) != 1:
         return message
     call_id, call_name = calls[0]
-    name = message.get("toolName").strip() if isinstance(message.get("toolName"), str) else ""
+    tool_name = message.get("toolName")
+    name = tool_name.strip() if isinstance(tool_name, str) else ""
     if name and call_name and call_name.strip() and name != call_name.strip():
         return message
     return {**message, "toolCallId": call_id, "isError": True}

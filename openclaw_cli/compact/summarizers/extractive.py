@@ -160,8 +160,8 @@ class _Digest:
     def _assistant(self, message: Mapping[str, Any]) -> None:
         content = message.get("content")
         blocks = content if isinstance(content, list) else []
-        texts = [b.get("text") for b in blocks
-                 if isinstance(b, Mapping) and b.get("type") == "text" and isinstance(b.get("text"), str)]
+        texts = [text for b in blocks
+                 if isinstance(b, Mapping) and b.get("type") == "text" and isinstance(text := b.get("text"), str)]
         for block in blocks:
             if isinstance(block, Mapping) and block.get("type") == "toolCall":
                 name = block.get("name") if isinstance(block.get("name"), str) else "tool"
@@ -198,7 +198,8 @@ def error_of(message: Mapping[str, Any]) -> tuple[str, str] | None:
     """(source, text) of a failed tool call, a failed command or a failed model turn."""
     role = message.get("role")
     if role == "toolResult" and message.get("isError") is True:
-        name = message.get("toolName") if isinstance(message.get("toolName"), str) else "tool"
+        tool_name = message.get("toolName")
+        name = tool_name if isinstance(tool_name, str) else "tool"
         return name, (_text_of(message.get("content")) or "failed")[:2000]
     if role == "bashExecution":
         code = message.get("exitCode")

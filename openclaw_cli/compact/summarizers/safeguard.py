@@ -25,6 +25,7 @@ from openclaw_cli.compact.summarizers.base import SummaryResult
 from openclaw_cli.compact.summarizers.http import ModelRequestError
 from openclaw_cli.compact.summarizers.openai import OpenAISummarizer, request_body
 from openclaw_cli.js.strings import js_trim, utf16_len
+from openclaw_cli.js.values import object_at
 from openclaw_cli.transcript.messages import parse_timestamp_ms, serialize_conversation
 from openclaw_cli.transcript.realness import contains_real_conversation
 
@@ -66,7 +67,7 @@ def store_field(provider: str | None, model_entry: Mapping[str, Any]) -> bool:
     """Whether the safeguard's requests carry `store: false`: OpenClaw's completions transport
     sets it unless the model's `compat.supportsStore` is false or the provider is one that
     rejects the field."""
-    compat = model_entry.get("compat") if isinstance(model_entry.get("compat"), Mapping) else {}
+    compat = object_at(model_entry, "compat")
     if isinstance(compat.get("supportsStore"), bool):
         return compat["supportsStore"]
     return (provider or "").lower() not in NO_STORE_PROVIDERS
@@ -80,7 +81,7 @@ def _int(value: Any, fallback: int) -> int:
 
 def policy_from_config(compaction: Mapping[str, Any]) -> quality.SummaryPolicy:
     """The safeguard settings of `agents.defaults.compaction` (OpenClaw's defaults otherwise)."""
-    guard = compaction.get("qualityGuard") if isinstance(compaction.get("qualityGuard"), Mapping) else {}
+    guard = object_at(compaction, "qualityGuard")
     share = compaction.get("maxHistoryShare")
     policy = compaction.get("identifierPolicy")
     return quality.SummaryPolicy(
@@ -119,7 +120,8 @@ def _non_text_placeholder(content: Any) -> str | None:
     for block in content:
         if not isinstance(block, Mapping):
             continue
-        kind = block.get("type") if isinstance(block.get("type"), str) and js_trim(block["type"]) else "unknown"
+        raw_kind = block.get("type")
+        kind = raw_kind if isinstance(raw_kind, str) and js_trim(raw_kind) else "unknown"
         if kind != "text":
             counts[kind] = counts.get(kind, 0) + 1
     if not counts:
@@ -338,7 +340,12 @@ class SafeguardSummarizer:
         """The requests of a run whose replies never pass the quality guard (the most there are)."""
         recorded: list[dict[str, Any]] = []
         original = self.client.transport
-        self.client.transport = lambda body: recorded.append(body) or "(dry run)"
+
+        def record(body: dict[str, Any]) -> str:
+            recorded.append(body)
+            return "(dry run)"
+
+        self.client.transport = record
         try:
             self.summarize(plan)
         finally:
@@ -492,4 +499,5 @@ class SafeguardSummarizer:
             feedback = quality.wrap_untrusted("Quality check feedback",
                                               f"Previous summary failed quality checks ({', '.join(reasons)}).")
             instructions = f"{structured}\n\n{fix}\n\n{feedback}" if feedback else f"{structured}\n\n{fix}"
+        assert best is not None  # attempts >= 1 (retries are clamped at 0): the first pass set it or raised
         return best

@@ -2,31 +2,25 @@
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from openclaw_cli.doctor.model import Check, Finding
-from openclaw_cli.js.values import object_at
-from openclaw_cli.locks.procs import looks_like_openclaw as is_openclaw_argv
-from openclaw_cli.locks.procs import pid_alive, process_args, process_start_time
+from openclaw_cli.locks.session_lock import LockSettings, inspect_lock, resolve_stale_ms
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.context import DoctorContext
     from openclaw_cli.doctor.report import Report
 
 CHECK_ID = "core/doctor/session-locks"
-DEFAULT_STALE_MS = 30 * 60 * 1000
-ORPHAN_PAYLOAD_GRACE_MS = 30_000
-REPORT_ONLY = frozenset({"too-old", "hold-exceeded"})
-_MAX_SAFE = 2**53 - 1
 
 
 @dataclass
 class LockInfo:
+    """One lock file as the check reports it (`cleanStaleLockFiles`'s lock info)."""
+
     path: str
     pid: int | None
     pid_alive: bool
@@ -34,100 +28,27 @@ class LockInfo:
     reasons: list[str] = field(default_factory=list)
     removable: bool = False
     removed: bool = False
+    report_only: bool = False
 
     @property
     def stale(self) -> bool:
         return bool(self.reasons)
 
-    @property
-    def report_only(self) -> bool:
-        return bool(self.reasons) and all(r in REPORT_ONLY for r in self.reasons)
 
-
-def _lock_number(value) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+def _lock_info(path: str, settings: LockSettings, now_ms: int) -> LockInfo | None:
+    state = inspect_lock(path, settings, now=now_ms)
+    if state is None:
         return None
-    if isinstance(value, float) and not value.is_integer():
-        return None
-    return int(value) if value >= 0 else None
-
-
-def resolve_stale_ms(cfg: dict, env) -> int:
-    raw = (env.get("OPENCLAW_SESSION_WRITE_LOCK_STALE_MS") or "").strip()
-    if re.fullmatch(r"\d+", raw):
-        value = int(raw)
-        if 0 < value <= _MAX_SAFE:
-            return value
-    session = object_at(cfg, "session")
-    lock = object_at(session, "writeLock")
-    value = lock.get("staleMs")
-    if (isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
-            and float(value).is_integer() and value <= _MAX_SAFE):
-        return int(value)
-    return DEFAULT_STALE_MS
-
-
-def inspect_lock(path: str, stale_ms: int, now_ms: int) -> LockInfo:
-    from openclaw_cli.js.dates import parse_iso_ms as parse_ms
-
-    payload = None
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            parsed = json.loads(handle.read())
-        payload = parsed if isinstance(parsed, dict) else None
-    except (OSError, ValueError):
-        payload = None
-    payload = payload or {}
-    pid = _lock_number(payload.get("pid"))
-    pid = pid if pid and pid > 0 else None
-    alive = pid_alive(pid) if pid is not None else False
-    created = payload.get("createdAt") if isinstance(payload.get("createdAt"), str) else None
-    created_ms = parse_ms(created) if created else None
-    age = max(0, now_ms - created_ms) if created_ms is not None else None
-    stored_start = _lock_number(payload.get("starttime"))
-    recycled = False
-    if alive and pid is not None and stored_start is not None:
-        current = process_start_time(pid)
-        recycled = current is not None and current != stored_start
-    reasons: list[str] = []
-    if pid is None:
-        reasons.append("missing-pid")
-    elif not alive:
-        reasons.append("dead-pid")
-    elif recycled:
-        reasons.append("recycled-pid")
-    if age is None:
-        reasons.append("invalid-createdAt")
-    elif age > stale_ms:
-        reasons.append("too-old")
-    if pid is not None and alive and not recycled and pid != os.getpid():
-        args = process_args(pid)
-        if args and not is_openclaw_argv(args):
-            reasons.append("non-openclaw-owner")
-    info = LockInfo(path, pid, alive, age, reasons)
-    info.removable = _removable(info, stale_ms, now_ms)
-    return info
-
-
-def _removable(info: LockInfo, stale_ms: int, now_ms: int) -> bool:
-    if not info.stale or info.report_only:
-        return False
-    if not all(r in ("missing-pid", "invalid-createdAt") for r in info.reasons):
-        return True
-    try:
-        mtime_ms = os.stat(info.path).st_mtime * 1000
-    except FileNotFoundError:
-        return False
-    except OSError:
-        return True
-    return max(0, now_ms - mtime_ms) > min(stale_ms, ORPHAN_PAYLOAD_GRACE_MS)
+    return LockInfo(path, state.pid, state.alive, state.age_ms, state.reasons,
+                    removable=state.removable(settings.stale_ms), report_only=state.report_only)
 
 
 def scan_locks(ctx: DoctorContext, *, remove: bool = False) -> list[LockInfo]:
     from openclaw_cli.doctor.support.sessionfiles import list_agent_session_dirs
     from openclaw_cli.js.strings import locale_sort_key
 
-    stale_ms = resolve_stale_ms(ctx.cfg, ctx.env)
+    # doctor's scan judges age by staleMs only; a holder's maxHoldMs is for a waiting writer
+    settings = LockSettings(stale_ms=resolve_stale_ms(ctx.cfg, ctx.env), respect_max_hold=False)
     now_ms = int(time.time() * 1000)
     locks: list[LockInfo] = []
     for sessions_dir in list_agent_session_dirs(ctx.state_dir):
@@ -137,7 +58,9 @@ def scan_locks(ctx: DoctorContext, *, remove: bool = False) -> list[LockInfo]:
         except OSError:
             continue
         for name in names:
-            info = inspect_lock(os.path.join(sessions_dir, name), stale_ms, now_ms)
+            info = _lock_info(os.path.join(sessions_dir, name), settings, now_ms)
+            if info is None:
+                continue
             if remove and info.removable:
                 try:
                     os.remove(info.path)
