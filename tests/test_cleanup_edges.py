@@ -545,6 +545,27 @@ def test_a_stale_lock_is_taken_over(home, why):
     assert not lock.exists()
 
 
+@pytest.mark.parametrize("content", ["", "{", '{"startedAt": 1}'])
+def test_a_lock_left_without_a_pid_by_a_killed_run_is_taken_over_after_two_seconds(home, content):
+    """Killed between creating the lock and writing its pid, a run leaves a lock that names nobody:
+    it no longer blocks the next run for 30 s (a deliberate difference from the old builds)."""
+    store = write_store(home, entries_of(("agent:main:explicit:old", "old", 40 * DAY_MS)))
+    lock = Path(f"{store}.lock")
+    put(lock, content, age_ms=2_500)
+    assert applied(store, lock_wait_s=0.2)["pruned"] == 1
+    assert not lock.exists()
+
+
+def test_a_lock_without_a_pid_that_was_just_made_still_blocks(home):
+    """A lock created a moment ago may be about to get its pid: it is respected, not removed."""
+    store = write_store(home, entries_of(("agent:main:explicit:old", "old", 40 * DAY_MS)))
+    lock = Path(f"{store}.lock")
+    put(lock, "")
+    with pytest.raises(LockBusyError):
+        cleanup(store, lock_wait_s=0.1)
+    assert lock.exists() and len(read_store(store)) == 1
+
+
 def test_a_fresh_live_lock_blocks_the_in_process_run_too(home):
     """run_cleanup raises LockBusyError (exit 75) instead of touching a store someone else holds."""
     store = write_store(home, entries_of(("agent:main:explicit:old", "old", 40 * DAY_MS)))

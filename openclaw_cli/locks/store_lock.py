@@ -12,6 +12,9 @@ from openclaw_cli.errors import CliError, LockBusyError
 from openclaw_cli.locks.procs import pid_definitely_dead
 
 STALE_AFTER_S = 30.0
+# A lock is created empty and its pid written at once; one still without a pid this long after
+# its last change was left by a process killed in between (kill -9, power loss).
+UNWRITTEN_STALE_AFTER_S = 2.0
 POLL_S = 0.025
 DEFAULT_WAIT_S = 10.0
 HEARTBEAT_S = 5.0
@@ -47,8 +50,11 @@ def read_holder(path: str) -> Holder | None:
 
 
 def is_stale(holder: Holder) -> bool:
-    """Stale after 30 s without a refresh (the old builds' rule) or when its process is gone."""
+    """Stale after 30 s without a refresh (the old builds' rule), when its process is gone, or
+    when it still names no process 2 s after it was made (its maker died before writing it)."""
     if holder.age_s > STALE_AFTER_S:
+        return True
+    if holder.pid is None and holder.age_s > UNWRITTEN_STALE_AFTER_S:
         return True
     return holder.pid is not None and pid_definitely_dead(holder.pid)
 
