@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import ClassVar, TextIO
 
 from openclaw_cli.doctor.model import Finding
 from openclaw_cli.ui.redact.secrets import scrub
@@ -95,7 +95,7 @@ class Renderer:
 class RichRenderer(Renderer):
     """Panels at a terminal; the colour follows the kind of note."""
 
-    _STYLES = {"changes": "green", "warning": "yellow", "error": "red", "note": "cyan"}
+    _STYLES: ClassVar[dict[str, str]] = {"changes": "green", "warning": "yellow", "error": "red", "note": "cyan"}
 
     def __init__(self, out: TextIO | None = None, err: TextIO | None = None, *, color: bool = True):
         super().__init__(out, err)

@@ -45,10 +45,28 @@ def _delete(raw: dict, path: tuple) -> bool:
     return False
 
 
+def key_path(cfg: dict, rule_path: str, message: str) -> str:
+    """The legacy key a rule message names (`session.maintenance.rotateBytes`), when it is in the
+    config; otherwise the rule's own path."""
+    from openclaw_cli.doctor.support.legacy_shared import MISSING, get_path
+
+    named = message.split(" ", 1)[0].rstrip(".,;:")
+    if named.startswith(rule_path + ".") and get_path(cfg, tuple(named.split("."))) is not MISSING:
+        return named
+    return rule_path
+
+
+def _legacy_finding(ctx: DoctorContext, rule_path: str, message: str) -> Finding:
+    """A legacy key: an error when config validation fails on it (the fix is the migration)."""
+    key = key_path(ctx.cfg, rule_path, message)
+    failing = any((issue.path or "") and (key == issue.path or key.startswith(issue.path + "."))
+                  for issue in ctx.doc.issues)
+    return Finding(CHECK_ID, "error" if failing else "warning", message, key, MIGRATE_HINT)
+
+
 class LegacyConfigCheck(Check):
     def __init__(self) -> None:
-        super().__init__(CHECK_ID, "Legacy config keys detected", "Retired, renamed and unknown config keys.",
-                         default_enabled=False)
+        super().__init__(CHECK_ID, "Legacy config keys detected", "Retired, renamed and unknown config keys.")
 
     def detect(self, ctx: DoctorContext) -> list[Finding]:
         from openclaw_cli.doctor.configfile import resolve_raw
@@ -56,7 +74,7 @@ class LegacyConfigCheck(Check):
         from openclaw_cli.doctor.support.unknown_keys import dotted
 
         issues = legacy_issues(ctx)
-        out = [Finding(CHECK_ID, "warning", message, path, MIGRATE_HINT) for path, message in issues]
+        out = [_legacy_finding(ctx, path, message) for path, message in issues]
         candidate = None
         if issues and ctx.doc.raw is not None:
             migrated, _changes = apply_all(ctx.doc.raw)

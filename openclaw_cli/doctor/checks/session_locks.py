@@ -60,10 +60,10 @@ def resolve_stale_ms(cfg: dict, env) -> int:
             return value
     session = object_at(cfg, "session")
     lock = object_at(session, "writeLock")
-    value = lock.get("staleMs")
-    if (isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
-            and float(value).is_integer() and value <= _MAX_SAFE):
-        return int(value)
+    configured = lock.get("staleMs")
+    if (isinstance(configured, (int, float)) and not isinstance(configured, bool) and configured > 0
+            and float(configured).is_integer() and configured <= _MAX_SAFE):
+        return int(configured)
     return DEFAULT_STALE_MS
 
 
@@ -171,7 +171,7 @@ def lock_line(ctx: DoctorContext, lock: LockInfo) -> str:
 
 class SessionLocksCheck(Check):
     def __init__(self) -> None:
-        super().__init__(CHECK_ID, "Session locks", "Stale session write-lock files.", default_enabled=False)
+        super().__init__(CHECK_ID, "Session locks", "Stale session write-lock files.")
 
     def detect(self, ctx: DoctorContext) -> list[Finding]:
         out = []
