@@ -59,12 +59,14 @@ def test_clean_state_has_no_findings(home):
 
 def test_config_invalid_keeps_going(home):
     clean(home, {"gateway": {"mode": "local"}, "bogusTop": 1, "session": {"bogusKey": True}})
+    os.chmod(state(home), 0o755)
     run = lint(home)
     found = run.findings("core/doctor/final-config-validation")
     assert {(f["severity"], f["path"], f["message"]) for f in found} == {
         ("error", "<root>", "Invalid input"), ("error", "session", "Invalid input")}
     assert run.json["checksRun"] > 1  # unlike the reference, other checks still ran
-    assert "core/doctor/gateway-auth" in lint_ids(run)
+    assert "core/doctor/state-integrity" in lint_ids(run)
+    assert "core/doctor/gateway-auth" not in lint_ids(run)  # as the doctor run: no token advice on it
     assert run.code == 1
 
 

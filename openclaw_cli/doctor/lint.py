@@ -42,6 +42,7 @@ def run_checks(ctx: DoctorContext, checks: Sequence[Check], *, only: Sequence[st
     for check in selected:
         try:
             findings.extend(check.detect(ctx))
+            check.prepare_rest(ctx)
         except Exception as exc:
             findings.append(Finding(check.id, "error", f"health check threw: {exc}"))
     findings.sort(key=_sort_key)

@@ -64,6 +64,10 @@ class Check:
     def detect(self, ctx: DoctorContext) -> list[Finding]:
         raise NotImplementedError
 
+    def prepare_rest(self, ctx: DoctorContext) -> None:
+        """What a doctor run that declines this check's repairs leaves the later checks to look at
+        (lint calls it after `detect`, so that both runs judge the same config)."""
+
     def run(self, ctx: DoctorContext, report: Report) -> None:
         findings = self.detect(ctx)
         if findings:

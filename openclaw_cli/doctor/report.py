@@ -17,6 +17,7 @@ class Note:
     lines: list[str]
     kind: str = "note"  # note | changes | warning | error
     check_id: str | None = None
+    findings: list[Finding] = field(default_factory=list)  # the lint findings of the note's rows
 
 
 @dataclass
@@ -43,7 +44,7 @@ class Report:
         if not lines:
             return
         self.findings.extend(findings)
-        self._emit(Note(title, list(lines), kind, check_id))
+        self._emit(Note(title, list(lines), kind, check_id, list(findings)))
 
     def changes(self, lines: Sequence[str], *, check_id: str | None = None) -> None:
         lines = [line if line.startswith("- ") else f"- {line}" for line in lines]

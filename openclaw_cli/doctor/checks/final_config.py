@@ -27,9 +27,13 @@ class FinalConfigValidationCheck(Check):
         super().__init__(CHECK_ID, "Config", "The active config parses and passes validation.", severity="error")
 
     def detect(self, ctx: DoctorContext) -> list[Finding]:
-        if not ctx.doc.exists:
+        """The file as it is (earlier checks may have previewed repairs in memory)."""
+        from openclaw_cli.doctor.configfile import load_doc
+
+        doc = load_doc(dict(ctx.env))
+        if not doc.exists:
             return []
-        return issue_findings(ctx.doc.issues) + warning_findings(ctx.doc.warnings)
+        return issue_findings(doc.issues) + warning_findings(doc.warnings)
 
     def preflight(self, ctx: DoctorContext, report: Report) -> None:
         """Start of a doctor run: say when the run goes on with a best-effort config."""

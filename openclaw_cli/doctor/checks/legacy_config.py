@@ -64,6 +64,10 @@ def _legacy_finding(ctx: DoctorContext, rule_path: str, message: str) -> Finding
     return Finding(CHECK_ID, "error" if failing else "warning", message, key, MIGRATE_HINT)
 
 
+def _unknown_finding(path: str) -> Finding:
+    return Finding(CHECK_ID, "warning", f"Unknown config key: {path}", path, UNKNOWN_HINT)
+
+
 class LegacyConfigCheck(Check):
     def __init__(self) -> None:
         super().__init__(CHECK_ID, "Legacy config keys detected", "Retired, renamed and unknown config keys.")
@@ -80,9 +84,19 @@ class LegacyConfigCheck(Check):
             migrated, _changes = apply_all(ctx.doc.raw)
             if migrated is not None:
                 candidate = resolve_raw(migrated, ctx.config_path, dict(ctx.env))[0]
-        out += [Finding(CHECK_ID, "warning", f"Unknown config key: {dotted(p)}", dotted(p), UNKNOWN_HINT)
-                for p in unknown_keys(ctx, candidate)]
+        out += [_unknown_finding(dotted(p)) for p in unknown_keys(ctx, candidate)]
         return out
+
+    def prepare_rest(self, ctx: DoctorContext) -> None:
+        """Like OpenClaw, the rest of the run looks at the migrated config (not written)."""
+        from openclaw_cli.doctor.configfile import resolve_raw
+        from openclaw_cli.doctor.support.legacy_migrations import apply_all
+
+        if not legacy_issues(ctx) or ctx.doc.raw is None:
+            return
+        migrated, _changes = apply_all(ctx.doc.raw)
+        if migrated is not None:
+            ctx.doc.data, ctx.doc.issues, ctx.doc.warnings = resolve_raw(migrated, ctx.config_path, dict(ctx.env))
 
     def run(self, ctx: DoctorContext, report: Report) -> None:
         from openclaw_cli.doctor.configfile import resolve_raw
@@ -126,6 +140,7 @@ class LegacyConfigCheck(Check):
         if not paths:
             return
         lines = [f"- {dotted(p)}" for p in paths]
+        findings = [_unknown_finding(dotted(p)) for p in paths]
         if ctx.prompter.confirm("Remove unknown config keys now?", True) and ctx.doc.raw is not None:
             removed = [p for p in paths if _delete(ctx.doc.raw, p)]
             if removed:
@@ -135,8 +150,8 @@ class LegacyConfigCheck(Check):
             if kept:
                 report.note("Unknown config keys", [f"- {dotted(p)}" for p in kept] +
                             ["- These keys come from an $include file or could not be removed; edit them by hand."],
-                            check_id=self.id, kind="warning")
+                            check_id=self.id, findings=[_unknown_finding(dotted(p)) for p in kept], kind="warning")
             return
-        report.note("Unknown config keys", lines, check_id=self.id, kind="warning")
+        report.note("Unknown config keys", lines, check_id=self.id, findings=findings, kind="warning")
         report.note("Doctor", [UNKNOWN_HINT], check_id=self.id)
         report.pending_fix = True
