@@ -172,3 +172,27 @@ def test_update_in_progress_blocks_runtime_repairs():
     assert mode.update_repair
     p = Prompter(mode, lambda *_: True)
     assert p.confirm("c") is True and p.confirm_runtime_repair("r") is False
+
+
+def _next_steps(out: str) -> list[str]:
+    block = out.split("Next steps\n", 1)[1].split("\n\n", 1)[0]
+    return block.splitlines()
+
+
+def test_next_steps_that_need_openclaws_cli_say_so_when_it_is_not_installed(home):
+    f1(home)  # invalid config: the run ends with `openclaw config validate`
+    run = doctor(home, non_interactive=True, env={"PATH": "/usr/bin:/bin"})
+    steps = _next_steps(run.out)
+    assert "- openclaw config validate" not in steps
+    assert ("- `openclaw config validate` needs OpenClaw's own CLI (`openclaw config`), which is not installed "
+            "here: install it with `npm install -g openclaw`, or set OPENCLAW_CLI_UPSTREAM to its executable.") in steps
+    # our own commands stay as they are
+    assert any(step.startswith("- openclaw sessions cleanup --store ") for step in steps)
+
+
+def test_next_steps_name_openclaws_commands_when_its_cli_is_installed(home, reference):
+    f1(home)
+    run = doctor(home, non_interactive=True, env={"PATH": f"{reference.reference_bin().parent}:/usr/bin:/bin"})
+    steps = _next_steps(run.out)
+    assert "- openclaw config validate" in steps
+    assert not any("needs OpenClaw's own CLI" in step for step in steps)
