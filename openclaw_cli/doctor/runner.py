@@ -89,9 +89,17 @@ def _foreign(step: str) -> str | None:
     return foreign_command(words[1:]) if words[:1] == ["openclaw"] else None
 
 
+def console_config(ctx: DoctorContext) -> dict | None:
+    """The config file as read before any repair: what OpenClaw's console redaction looks at."""
+    import copy
+
+    return copy.deepcopy(ctx.doc.raw) if isinstance(ctx.doc.raw, dict) else None
+
+
 def run_doctor(ctx: DoctorContext, checks: Sequence[Check], report: Report) -> int:
     from openclaw_cli.doctor.checks.final_config import FinalConfigValidationCheck
 
+    report.console_cfg = console_config(ctx)
     report.renderer.header("OpenClaw doctor")
     ok = True
     final = next((c for c in checks if isinstance(c, FinalConfigValidationCheck)), None)
