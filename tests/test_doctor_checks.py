@@ -424,3 +424,41 @@ def test_deep_checks_every_agent_store(home):
     assert not any("/ghost/" in f["path"] for f in found)
     deep = lint(home, only=["core/doctor/session-store"], deep=True).findings()
     assert any("/ghost/" in f["path"] and "maxEntries (0)" in f["message"] for f in deep)
+
+
+# -- disk-space ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("size, shown", [(512, "512 B"), (1536, "1 KB"), (int(99.6 * 1024 ** 2), "99 MB"),
+                                         (int(1.56 * 1024 ** 3), "1.6 GB"), (-1, "unknown")])
+def test_disk_space_sizes_are_binary_units_floored_below_a_gigabyte(size, shown):
+    from openclaw_cli.doctor.checks.disk_space import format_bytes
+
+    assert format_bytes(size) == shown
+
+
+def test_disk_space_warns_below_500_mib_and_is_critical_below_100_mib():
+    from openclaw_cli.doctor.checks.disk_space import disk_warnings
+
+    mib = 1024 * 1024
+    assert disk_warnings(99 * mib, "~/.openclaw") == [
+        "- CRITICAL: only 99 MB free on the partition containing ~/.openclaw.",
+        "- Config writes, session transcripts, and log rotation may fail silently.",
+        "- Free up disk space immediately to avoid data loss."]
+    assert disk_warnings(100 * mib, "~/.openclaw") == [
+        "- Low disk space: 100 MB free on the partition containing ~/.openclaw.",
+        "- Consider freeing space to prevent future config/session write failures."]
+    assert disk_warnings(500 * mib, "~/.openclaw") == []
+
+
+def test_disk_space_is_opt_in_and_reads_the_partition_of_the_nearest_existing_folder(home, tmp_path):
+    clean(home)
+    assert "core/doctor/disk-space" not in lint_ids(lint(home, severity_min="info"))
+    stats = os.statvfs(tmp_path)
+    low = stats.f_frsize * stats.f_bavail < 500 * 1024 * 1024
+    run = lint(home, only=["core/doctor/disk-space"], env={"OPENCLAW_STATE_DIR": str(tmp_path / "not" / "yet")})
+    assert run.json["checksRun"] == 1
+    found = run.findings()
+    assert len(found) == (1 if low else 0)
+    if found:
+        assert found[0]["path"] == str(tmp_path / "not" / "yet")
+        assert found[0]["requirement"] in ("critical-free-space", "low-free-space")
