@@ -30,8 +30,10 @@ from helpers.folders import folder_digest
 
 
 def clean(home, cfg=None):
-    """A healthy state folder: 0700, config 0600 with a token, store + transcripts all consistent."""
+    """A healthy state folder: 0700, config 0600 with a token, store + transcripts all consistent, the
+    OAuth folder present (its absence is an info row of state integrity)."""
     os.chmod(state(home), 0o700)
+    (state(home) / "credentials").mkdir(mode=0o700, exist_ok=True)
     write_config(home, cfg if cfg is not None else {"gateway": {"mode": "local", "auth": {"mode": "token"}},
                                                     "commands": {"ownerAllowFrom": ["telegram:1"]}})
     now = int(time.time() * 1000)
@@ -40,6 +42,7 @@ def clean(home, cfg=None):
                                                                     "message": {"role": "user", "content": "hi"}})])
 
 
+MIGRATE_HINT = 'Run "openclaw doctor --fix" to migrate legacy config keys.'
 ENV_TOKEN = {"OPENCLAW_GATEWAY_TOKEN": "env-token-value-123456"}
 
 
@@ -56,12 +59,14 @@ def test_clean_state_has_no_findings(home):
 
 def test_config_invalid_keeps_going(home):
     clean(home, {"gateway": {"mode": "local"}, "bogusTop": 1, "session": {"bogusKey": True}})
+    os.chmod(state(home), 0o755)
     run = lint(home)
     found = run.findings("core/doctor/final-config-validation")
     assert {(f["severity"], f["path"], f["message"]) for f in found} == {
         ("error", "<root>", "Invalid input"), ("error", "session", "Invalid input")}
     assert run.json["checksRun"] > 1  # unlike the reference, other checks still ran
-    assert "core/doctor/gateway-auth" in lint_ids(run)
+    assert "core/doctor/state-integrity" in lint_ids(run)
+    assert "core/doctor/gateway-auth" not in lint_ids(run)  # as the doctor run: no token advice on it
     assert run.code == 1
 
 
@@ -135,12 +140,15 @@ def test_state_integrity_permissions(home):
 def test_state_integrity_missing_dirs(home, tmp_path):
     clean(home)
     run = lint(home, only=["core/doctor/state-integrity"], env={"OPENCLAW_STATE_DIR": str(tmp_path / "nope")})
-    assert [f["message"] for f in run.findings()] == [
-        "State directory is missing. Sessions, credentials, logs, and config are stored there."]
+    assert [(f["severity"], f["message"]) for f in run.findings()] == [
+        ("error", "State directory is missing. Sessions, credentials, logs, and config are stored there."),
+        ("warning", "Multiple state directories detected. This can split session history: ~/.openclaw.")]
     other = tmp_path / "st"
     other.mkdir(mode=0o700)
     run = lint(home, only=["core/doctor/state-integrity"], env={"OPENCLAW_STATE_DIR": str(other)})
-    assert [(f["severity"], f["message"]) for f in run.findings()] == [("error", "Session store dir is missing.")]
+    assert [(f["severity"], f["message"]) for f in run.findings()] == [
+        ("error", "Session store dir is missing."),
+        ("warning", "Multiple state directories detected. This can split session history: ~/.openclaw.")]
     run = lint(home, only=["core/doctor/state-integrity"],
                env={"OPENCLAW_STATE_DIR": str(other), "OPENCLAW_OAUTH_DIR": str(tmp_path / "oauth")})
     assert "OAuth dir is missing." in [f["message"] for f in run.findings()]
@@ -268,9 +276,10 @@ def test_security_plaintext_and_exposure(home):
 def test_legacy_config_and_plugin_slots(home):
     f1(home)
     run = lint(home, include_all=True)
-    legacy = [(f["path"], f["message"].split(" ")[0]) for f in run.findings("core/doctor/legacy-config")]
-    assert legacy == [("session", "session.parentForkMaxTokens"),
-                      ("session.maintenance", "session.maintenance.rotateBytes")]
+    legacy = [(f["severity"], f["path"], f["fixHint"]) for f in run.findings("core/doctor/legacy-config")]
+    # each key its own finding at its own path; an error, since `session` fails validation because of them
+    assert legacy == [("error", "session.maintenance.rotateBytes", MIGRATE_HINT),
+                      ("error", "session.parentForkMaxTokens", MIGRATE_HINT)]
     slots = run.findings("core/doctor/plugin-slots")
     assert [f["message"] for f in slots] == [
         'plugins.slots.contextEngine: slot references missing plugin "lossless-claw".']
@@ -311,12 +320,14 @@ def test_session_store_health(home):
     assert found[0]["message"].startswith("Session store does not parse")
 
 
-def test_session_store_missing_and_orphans(home):
+def test_missing_and_orphan_transcripts_are_state_integrity_rows_not_session_store_findings(home):
     f2(home)
-    found = lint(home, only=["core/doctor/session-store"], severity_min="info").findings()
-    assert [f["message"] for f in found] == [
-        "1 session entry points at a transcript that does not exist.",
-        "1 transcript file in ~/.openclaw/agents/main/sessions not referenced by sessions.json."]
+    assert lint(home, only=["core/doctor/session-store"], severity_min="info").findings() == []
+    found = lint(home, only=["core/doctor/state-integrity"], severity_min="info").findings()
+    assert [f["message"] for f in found if "transcript" in f["message"]] == [
+        "Found 1 orphan transcript file in ~/.openclaw/agents/main/sessions, no longer referenced by sessions.json.",
+        "Main session transcript has only 1 line. Session history may not be appending.",
+        "1/2 recent sessions are missing transcripts."]
 
 
 def unparseable_store_beside_transcripts(home, content: bytes) -> None:
@@ -338,10 +349,11 @@ def test_lint_reports_no_orphans_beside_a_store_that_does_not_parse_and_says_why
     """Our deliberate difference: OpenClaw calls every transcript beside a broken store an orphan."""
     unparseable_store_beside_transcripts(home, content)
     before = folder_digest(state(home))
-    run = lint(home, only=["core/doctor/session-store"], severity_min="info")
+    run = lint(home, only=["core/doctor/session-store", "core/doctor/state-integrity"], severity_min="info")
     assert run.code == 1
     found = run.findings()
-    assert [f["severity"] for f in found] == ["error", "info"]
+    assert [(f["checkId"], f["severity"]) for f in found] == [
+        ("core/doctor/session-store", "error"), ("core/doctor/state-integrity", "info")]
     assert found[0]["message"].startswith(f"Session store does not parse ({why}")
     assert found[1]["message"] == SKIPPED_ORPHANS
     assert found[1]["path"] == str(sessions(home))
@@ -425,3 +437,41 @@ def test_session_locks_read_the_stale_ms_of_the_config_and_ignore_the_holders_ma
     found = lint(home, only=["core/doctor/session-locks"],
                  env={"OPENCLAW_SESSION_WRITE_LOCK_STALE_MS": "600000"}).findings()
     assert found == []  # the variable wins over the config
+
+
+# -- disk-space ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("size, shown", [(512, "512 B"), (1536, "1 KB"), (int(99.6 * 1024 ** 2), "99 MB"),
+                                         (int(1.56 * 1024 ** 3), "1.6 GB"), (-1, "unknown")])
+def test_disk_space_sizes_are_binary_units_floored_below_a_gigabyte(size, shown):
+    from openclaw_cli.doctor.checks.disk_space import format_bytes
+
+    assert format_bytes(size) == shown
+
+
+def test_disk_space_warns_below_500_mib_and_is_critical_below_100_mib():
+    from openclaw_cli.doctor.checks.disk_space import disk_warnings
+
+    mib = 1024 * 1024
+    assert disk_warnings(99 * mib, "~/.openclaw") == [
+        "- CRITICAL: only 99 MB free on the partition containing ~/.openclaw.",
+        "- Config writes, session transcripts, and log rotation may fail silently.",
+        "- Free up disk space immediately to avoid data loss."]
+    assert disk_warnings(100 * mib, "~/.openclaw") == [
+        "- Low disk space: 100 MB free on the partition containing ~/.openclaw.",
+        "- Consider freeing space to prevent future config/session write failures."]
+    assert disk_warnings(500 * mib, "~/.openclaw") == []
+
+
+def test_disk_space_is_opt_in_and_reads_the_partition_of_the_nearest_existing_folder(home, tmp_path):
+    clean(home)
+    assert "core/doctor/disk-space" not in lint_ids(lint(home, severity_min="info"))
+    stats = os.statvfs(tmp_path)
+    low = stats.f_frsize * stats.f_bavail < 500 * 1024 * 1024
+    run = lint(home, only=["core/doctor/disk-space"], env={"OPENCLAW_STATE_DIR": str(tmp_path / "not" / "yet")})
+    assert run.json["checksRun"] == 1
+    found = run.findings()
+    assert len(found) == (1 if low else 0)
+    if found:
+        assert found[0]["path"] == str(tmp_path / "not" / "yet")
+        assert found[0]["requirement"] in ("critical-free-space", "low-free-space")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 
@@ -172,3 +173,70 @@ def test_update_in_progress_blocks_runtime_repairs():
     assert mode.update_repair
     p = Prompter(mode, lambda *_: True)
     assert p.confirm("c") is True and p.confirm_runtime_repair("r") is False
+
+
+def _next_steps(out: str) -> list[str]:
+    block = out.split("Next steps\n", 1)[1].split("\n\n", 1)[0]
+    return block.splitlines()
+
+
+def test_next_steps_that_need_openclaws_cli_say_so_when_it_is_not_installed(home):
+    f1(home)  # invalid config: the run ends with `openclaw config validate`
+    run = doctor(home, non_interactive=True, env={"PATH": "/usr/bin:/bin"})
+    steps = _next_steps(run.out)
+    assert "- openclaw config validate" not in steps
+    assert ("- `openclaw config validate` needs OpenClaw's own CLI (`openclaw config`), which is not installed "
+            "here: install it with `npm install -g openclaw`, or set OPENCLAW_CLI_UPSTREAM to its executable.") in steps
+    # our own commands stay as they are
+    assert any(step.startswith("- openclaw sessions cleanup --store ") for step in steps)
+
+
+def test_next_steps_name_openclaws_commands_when_its_cli_is_installed(home, reference):
+    f1(home)
+    run = doctor(home, non_interactive=True, env={"PATH": f"{reference.reference_bin().parent}:/usr/bin:/bin"})
+    steps = _next_steps(run.out)
+    assert "- openclaw config validate" in steps
+    assert not any("needs OpenClaw's own CLI" in step for step in steps)
+
+
+SECRET_KEY = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"  # a config key that looks like a GitHub token
+
+
+def _secret_key_config(home, logging: dict | None = None) -> None:
+    os.chmod(state(home), 0o700)
+    cfg: dict = {"gateway": {"mode": "local", "auth": {"mode": "token"}}, SECRET_KEY: 1}
+    if logging is not None:
+        cfg["logging"] = logging
+    write_config(home, cfg)
+
+
+def test_doctor_text_goes_through_the_console_redaction(home):
+    _secret_key_config(home)
+    run = doctor(home, non_interactive=True)
+    assert "- ghp_ab…6789" in run.out.splitlines()  # the Unknown config keys row
+    assert SECRET_KEY not in run.out and SECRET_KEY not in run.err
+
+
+def test_doctor_text_redaction_follows_logging_redact_sensitive(home):
+    _secret_key_config(home, {"redactSensitive": "off"})
+    assert f"- {SECRET_KEY}" in doctor(home, non_interactive=True).out.splitlines()
+
+
+def test_lint_text_is_redacted_and_its_json_is_not(home):
+    from helpers.doctor import base_env
+
+    from openclaw_cli.doctor.context import Options, new_context
+    from openclaw_cli.doctor.lint import emit, run_checks
+    from openclaw_cli.doctor.prompter import Prompter, resolve_repair_mode
+    from openclaw_cli.doctor.registry import load_checks
+
+    _secret_key_config(home)
+    ctx = new_context(base_env(home), prompter=Prompter(resolve_repair_mode(non_interactive=True)),
+                      options=Options(lint=True))
+    result = run_checks(ctx, load_checks(), only=["core/doctor/legacy-config"])
+    text, doc = io.StringIO(), io.StringIO()
+    assert emit(result, "warning", json_mode=False, secrets=ctx.secrets, out=text) == 1
+    assert "  [warning] core/doctor/legacy-config ghp_ab…6789 - Unknown config key: ghp_ab…6789" in text.getvalue()
+    assert SECRET_KEY not in text.getvalue()
+    emit(result, "warning", json_mode=True, secrets=ctx.secrets, out=doc)  # JSON is never console-redacted
+    assert json.loads(doc.getvalue())["findings"][0]["path"] == SECRET_KEY

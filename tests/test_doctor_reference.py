@@ -31,6 +31,10 @@ PARTIAL_NOTES = {  # note title -> item prefixes we reproduce
     "Doctor changes": ("- plugins.slots:", "- Tightened permissions", "- Created "),
 }
 LINT = ["doctor", "--lint", "--json", "--all", "--severity-min", "info"]
+LINT_DEFAULT = ["doctor", "--lint", "--json"]
+# Our deliberate difference: these on-disk checks run by default (the reference makes them opt-in).
+OPT_IN_THERE = {"core/doctor/state-integrity", "core/doctor/session-locks"}
+OPT_IN_HERE = {"core/doctor/workspace-suggestions", "core/doctor/gateway-health"}
 HUMAN = ["doctor", "--non-interactive"]
 FIX = ["doctor", "--fix", "--non-interactive"]
 
@@ -64,7 +68,7 @@ def _c3(home: Path) -> dict[str, str]:
 
 CASES = {
     "c1-lint": (c1, LINT), "c1-human": (c1, HUMAN), "c1-fix": (c1, FIX),
-    "c2-lint": (c2, LINT), "c2-human": (c2, HUMAN), "c3-lint": (_c3, LINT), "c3-human": (_c3, HUMAN),
+    "c1-lint-default": (c1, LINT_DEFAULT), "c2-lint": (c2, LINT), "c2-human": (c2, HUMAN), "c3-lint": (_c3, LINT), "c3-human": (_c3, HUMAN),
     "c4-human": (c4, HUMAN), "c4-fix": (c4, FIX),
 }
 
@@ -100,6 +104,31 @@ def test_lint_every_on_disk_finding_has_a_counterpart(cases, name):
     for probe in probes:
         assert any(f["checkId"] == probe["checkId"] and f.get("path") == probe.get("path")
                    and f.get("target") == probe.get("target") for f in ours["findings"])
+
+
+def test_default_lint_reports_what_the_reference_only_reports_with_all(cases):
+    """The documented difference: the reference's default lint leaves out state integrity and
+    session locks; ours reports every on-disk finding its `--all` run has, at the default threshold."""
+    default, everything = cases["c1-lint-default"], cases["c1-lint"]
+    ref_default = json.loads(default.out("ref"))
+    assert not {f["checkId"] for f in ref_default["findings"]} & OPT_IN_THERE
+    ours = {_finding_key(f) for f in json.loads(default.out("ours"))["findings"]}
+    expected = [f for f in json.loads(everything.out("ref"))["findings"]
+                if f["checkId"] in ON_DISK - OPT_IN_HERE and f["severity"] != "info"]
+    assert {f["checkId"] for f in expected} >= OPT_IN_THERE
+    assert [f for f in expected if _finding_key(f) not in ours] == []
+    assert default.results["ours"].returncode == default.results["ref"].returncode == 1
+
+
+def test_lint_goes_on_past_an_invalid_config_where_the_reference_stops(cases):
+    case = cases["c2-lint"]
+    ref, ours = json.loads(case.out("ref")), json.loads(case.out("ours"))
+    assert ref["checksRun"] == 1 and {f["checkId"] for f in ref["findings"]} == {
+        "core/doctor/final-config-validation"}
+    assert ours["checksRun"] > 10
+    legacy = {f["path"]: f["severity"] for f in ours["findings"] if f["checkId"] == "core/doctor/legacy-config"}
+    assert legacy["session.maintenance.rotateBytes"] == legacy["session.parentForkMaxTokens"] == "error"
+    assert "core/doctor/state-integrity" in {f["checkId"] for f in ours["findings"]}
 
 
 def clack_notes(text: str) -> list[tuple[str, list[str]]]:

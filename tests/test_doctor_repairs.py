@@ -82,8 +82,11 @@ def test_fix_f1_then_second_run_is_clean(home):
     assert not (state(home) / "openclaw.json.bak.1").exists()
     found = lint(home, include_all=True, skip=["core/doctor/gateway-health"])
     assert not {f["checkId"] for f in found.json["findings"]} & {
-        "core/doctor/legacy-config", "core/doctor/plugin-slots", "core/doctor/state-integrity",
-        "core/doctor/session-locks", "core/doctor/final-config-validation"}
+        "core/doctor/legacy-config", "core/doctor/plugin-slots", "core/doctor/session-locks",
+        "core/doctor/final-config-validation"}
+    # what --fix leaves: the transcript rows (archiving orphans needs an interactive yes)
+    assert [f["message"].split(" ")[:2] for f in found.findings("core/doctor/state-integrity")] == [
+        ["Found", "1"], ["Main", "session"], ["1/2", "recent"]]
 
 
 def test_backup_ring(home):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
@@ -20,6 +20,7 @@ class LintResult:
     findings: list[Finding]
     checks_run: int
     checks_skipped: int
+    console_cfg: Mapping | None = None  # for the console redaction of the text form
 
 
 def _sort_key(finding: Finding):
@@ -30,6 +31,9 @@ def _sort_key(finding: Finding):
 
 def run_checks(ctx: DoctorContext, checks: Sequence[Check], *, only: Sequence[str] = (),
                skip: Sequence[str] = (), include_all: bool = False) -> LintResult:
+    from openclaw_cli.doctor.runner import console_config
+
+    console_cfg = console_config(ctx)
     only_set, skip_set = set(only), set(skip)
     known = {c.id for c in checks}
     selected = [c for c in checks
@@ -42,17 +46,18 @@ def run_checks(ctx: DoctorContext, checks: Sequence[Check], *, only: Sequence[st
     for check in selected:
         try:
             findings.extend(check.detect(ctx))
+            check.prepare_rest(ctx)
         except Exception as exc:
             findings.append(Finding(check.id, "error", f"health check threw: {exc}"))
     findings.sort(key=_sort_key)
-    return LintResult(findings, len(selected), len(checks) - len(selected))
+    return LintResult(findings, len(selected), len(checks) - len(selected), console_cfg)
 
 
 def emit(result: LintResult, severity_min: str, *, json_mode: bool, secrets: set[str],
          out: TextIO | None = None) -> int:
     """Print the result; returns the exit code (1 when a finding reaches the threshold)."""
+    from openclaw_cli.doctor.report import console_text
     from openclaw_cli.ui.console import print_json
-    from openclaw_cli.ui.redact.secrets import scrub
 
     out = out or sys.stdout
     failing = any(meets(f.severity, severity_min) for f in result.findings)
@@ -70,6 +75,6 @@ def emit(result: LintResult, severity_min: str, *, json_mode: bool, secrets: set
             lines.append(f"  [{f.severity}] {f.check_id}{where} - {f.message}")
             if f.fix_hint is not None:
                 lines.append(f"    fix: {f.fix_hint}")
-        out.write(scrub("\n".join(lines), secrets) + "\n")
+        out.write("".join(console_text(line, secrets, result.console_cfg) + "\n" for line in lines))
     out.flush()
     return 1 if failing else 0

@@ -25,7 +25,7 @@ def meets(severity: str, minimum: str) -> bool:
 
 @dataclass
 class Finding:
-    """One problem: `{checkId, severity, message, path?, target?, fixHint?}` in lint JSON."""
+    """One problem: `{checkId, severity, message, path?, target?, requirement?, fixHint?}` in lint JSON."""
 
     check_id: str
     severity: str
@@ -33,6 +33,7 @@ class Finding:
     path: str | None = None
     fix_hint: str | None = None
     target: str | None = None
+    requirement: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Keys in OpenClaw's order; absent optional keys are left out."""
@@ -41,6 +42,8 @@ class Finding:
             out["path"] = self.path
         if self.target is not None:
             out["target"] = self.target
+        if self.requirement is not None:
+            out["requirement"] = self.requirement
         if self.fix_hint is not None:
             out["fixHint"] = self.fix_hint
         return out
@@ -63,6 +66,10 @@ class Check:
 
     def detect(self, ctx: DoctorContext) -> list[Finding]:
         raise NotImplementedError
+
+    def prepare_rest(self, ctx: DoctorContext) -> None:
+        """What a doctor run that declines this check's repairs leaves the later checks to look at
+        (lint calls it after `detect`, so that both runs judge the same config)."""
 
     def run(self, ctx: DoctorContext, report: Report) -> None:
         findings = self.detect(ctx)

@@ -14,6 +14,7 @@ CHECKS: tuple[tuple[str, str], ...] = (
     ("gateway_config", "GatewayAuthCheck"),
     ("command_owner", "CommandOwnerCheck"),
     ("legacy_state", "LegacyStateCheck"),
+    ("disk_space", "DiskSpaceCheck"),
     ("state_integrity", "StateIntegrityCheck"),
     ("session_locks", "SessionLocksCheck"),
     ("session_transcripts", "SessionTranscriptsCheck"),

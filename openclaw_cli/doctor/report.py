@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, TextIO
 
@@ -17,14 +17,18 @@ class Note:
     lines: list[str]
     kind: str = "note"  # note | changes | warning | error
     check_id: str | None = None
+    findings: list[Finding] = field(default_factory=list)  # the lint findings of the note's rows
 
 
 @dataclass
 class Report:
-    """Collects notes in order and hands each one to the renderer immediately."""
+    """Collects notes in order and hands each one to the renderer immediately; every printed line
+    goes through the known secrets and OpenClaw's console redaction (`console_cfg`: the config file
+    as read at the start, for its `logging` settings)."""
 
     renderer: Renderer
     secrets: set[str] = field(default_factory=set)
+    console_cfg: Mapping | None = None
     notes: list[Note] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     next_steps: list[str] = field(default_factory=list)
@@ -32,9 +36,13 @@ class Report:
     changed: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
+    def clean(self, text: str) -> str:
+        """The text as the console may show it."""
+        return console_text(text, self.secrets, self.console_cfg)
+
     def _emit(self, note: Note) -> None:
-        note.lines = [scrub(line, self.secrets) for line in note.lines]
-        note.title = scrub(note.title, self.secrets)
+        note.lines = [self.clean(line) for line in note.lines]
+        note.title = self.clean(note.title)
         self.notes.append(note)
         self.renderer.note(note)
 
@@ -43,7 +51,7 @@ class Report:
         if not lines:
             return
         self.findings.extend(findings)
-        self._emit(Note(title, list(lines), kind, check_id))
+        self._emit(Note(title, list(lines), kind, check_id, list(findings)))
 
     def changes(self, lines: Sequence[str], *, check_id: str | None = None) -> None:
         lines = [line if line.startswith("- ") else f"- {line}" for line in lines]
@@ -53,16 +61,28 @@ class Report:
         self._emit(Note("Doctor changes", lines, "changes", check_id))
 
     def log(self, line: str) -> None:
-        self.renderer.line(scrub(line, self.secrets))
+        self.renderer.line(self.clean(line))
 
     def error(self, line: str) -> None:
-        text = scrub(line, self.secrets)
+        text = self.clean(line)
         self.errors.append(text)
         self.renderer.error(text)
 
     def step(self, command: str) -> None:
         if command not in self.next_steps:
             self.next_steps.append(command)
+
+
+def console_text(text: str, secrets: set[str], cfg: Mapping | None) -> str:
+    """Known secrets blanked out, then OpenClaw's console redaction (as cleanup's text gets it)."""
+    from openclaw_cli.ui.console import printable
+    from openclaw_cli.ui.redact.engine import redact_console_text
+
+    scrubbed = scrub(text, secrets)
+    try:
+        return printable(redact_console_text(scrubbed, cfg))
+    except TypeError:  # unusable logging.redactPatterns: doctor still prints, with the built-in patterns
+        return printable(redact_console_text(scrubbed, None))
 
 
 class Renderer:

@@ -55,9 +55,51 @@ def write_config(ctx: DoctorContext, report: Report) -> bool:
     return True
 
 
+def _words(step: str) -> list[str]:
+    import shlex
+
+    try:
+        return shlex.split(step)
+    except ValueError:
+        return step.split()
+
+
+def runnable_steps(ctx: DoctorContext, steps: Sequence[str]) -> list[str]:
+    """The next steps as they work on this machine: a step that needs OpenClaw's own CLI, while
+    none is installed, becomes one line saying so and how to install it."""
+    from openclaw_cli.cli.overlay import UPSTREAM_ENV, find_upstream
+
+    commands = [_foreign(step) for step in steps]
+    missing = any(commands) and find_upstream(ctx.env) is None
+    out: list[str] = []
+    for step, command in zip(steps, commands):
+        if command is not None and missing:
+            step = (f"`{step}` needs OpenClaw's own CLI (`openclaw {command}`), which is not installed here: "
+                    f"install it with `npm install -g openclaw`, or set {UPSTREAM_ENV} to its executable.")
+        if step not in out:
+            out.append(step)
+    return out
+
+
+def _foreign(step: str) -> str | None:
+    """The OpenClaw command (`config`) an `openclaw ...` step runs, when it is not one of ours."""
+    from openclaw_cli.cli.overlay import foreign_command
+
+    words = _words(step)
+    return foreign_command(words[1:]) if words[:1] == ["openclaw"] else None
+
+
+def console_config(ctx: DoctorContext) -> dict | None:
+    """The config file as read before any repair: what OpenClaw's console redaction looks at."""
+    import copy
+
+    return copy.deepcopy(ctx.doc.raw) if isinstance(ctx.doc.raw, dict) else None
+
+
 def run_doctor(ctx: DoctorContext, checks: Sequence[Check], report: Report) -> int:
     from openclaw_cli.doctor.checks.final_config import FinalConfigValidationCheck
 
+    report.console_cfg = console_config(ctx)
     report.renderer.header("OpenClaw doctor")
     ok = True
     final = next((c for c in checks if isinstance(c, FinalConfigValidationCheck)), None)
@@ -72,7 +114,7 @@ def run_doctor(ctx: DoctorContext, checks: Sequence[Check], report: Report) -> i
         if check.id in AFTER_WRITE:
             ok = _run_one(check, ctx, report) and ok
     if report.next_steps:
-        report.note("Next steps", [f"- {step}" for step in report.next_steps])
+        report.note("Next steps", [f"- {step}" for step in runnable_steps(ctx, report.next_steps)])
     if report.pending_fix and not ctx.should_repair:
         report.log('Run "openclaw doctor --fix" to apply changes.')
     report.renderer.footer("Doctor complete.")

@@ -141,6 +141,8 @@ class GatewayAuthCheck(Check):
         super().__init__(AUTH_ID, "Gateway auth", "The local Gateway has a usable token or another auth mode.")
 
     def detect(self, ctx: DoctorContext) -> list[Finding]:
+        if not ctx.doc.source_valid:  # as in the doctor run: no token advice on a config that does not validate
+            return []
         found = token_problem(ctx)
         return [found] if found else []
 

@@ -45,10 +45,32 @@ def _delete(raw: dict, path: tuple) -> bool:
     return False
 
 
+def key_path(cfg: dict, rule_path: str, message: str) -> str:
+    """The legacy key a rule message names (`session.maintenance.rotateBytes`), when it is in the
+    config; otherwise the rule's own path."""
+    from openclaw_cli.doctor.support.legacy_shared import MISSING, get_path
+
+    named = message.split(" ", 1)[0].rstrip(".,;:")
+    if named.startswith(rule_path + ".") and get_path(cfg, tuple(named.split("."))) is not MISSING:
+        return named
+    return rule_path
+
+
+def _legacy_finding(ctx: DoctorContext, rule_path: str, message: str) -> Finding:
+    """A legacy key: an error when config validation fails on it (the fix is the migration)."""
+    key = key_path(ctx.cfg, rule_path, message)
+    failing = any((issue.path or "") and (key == issue.path or key.startswith(issue.path + "."))
+                  for issue in ctx.doc.issues)
+    return Finding(CHECK_ID, "error" if failing else "warning", message, key, MIGRATE_HINT)
+
+
+def _unknown_finding(path: str) -> Finding:
+    return Finding(CHECK_ID, "warning", f"Unknown config key: {path}", path, UNKNOWN_HINT)
+
+
 class LegacyConfigCheck(Check):
     def __init__(self) -> None:
-        super().__init__(CHECK_ID, "Legacy config keys detected", "Retired, renamed and unknown config keys.",
-                         default_enabled=False)
+        super().__init__(CHECK_ID, "Legacy config keys detected", "Retired, renamed and unknown config keys.")
 
     def detect(self, ctx: DoctorContext) -> list[Finding]:
         from openclaw_cli.doctor.configfile import resolve_raw
@@ -56,15 +78,25 @@ class LegacyConfigCheck(Check):
         from openclaw_cli.doctor.support.unknown_keys import dotted
 
         issues = legacy_issues(ctx)
-        out = [Finding(CHECK_ID, "warning", message, path, MIGRATE_HINT) for path, message in issues]
+        out = [_legacy_finding(ctx, path, message) for path, message in issues]
         candidate = None
         if issues and ctx.doc.raw is not None:
             migrated, _changes = apply_all(ctx.doc.raw)
             if migrated is not None:
                 candidate = resolve_raw(migrated, ctx.config_path, dict(ctx.env))[0]
-        out += [Finding(CHECK_ID, "warning", f"Unknown config key: {dotted(p)}", dotted(p), UNKNOWN_HINT)
-                for p in unknown_keys(ctx, candidate)]
+        out += [_unknown_finding(dotted(p)) for p in unknown_keys(ctx, candidate)]
         return out
+
+    def prepare_rest(self, ctx: DoctorContext) -> None:
+        """Like OpenClaw, the rest of the run looks at the migrated config (not written)."""
+        from openclaw_cli.doctor.configfile import resolve_raw
+        from openclaw_cli.doctor.support.legacy_migrations import apply_all
+
+        if not legacy_issues(ctx) or ctx.doc.raw is None:
+            return
+        migrated, _changes = apply_all(ctx.doc.raw)
+        if migrated is not None:
+            ctx.doc.data, ctx.doc.issues, ctx.doc.warnings = resolve_raw(migrated, ctx.config_path, dict(ctx.env))
 
     def run(self, ctx: DoctorContext, report: Report) -> None:
         from openclaw_cli.doctor.configfile import resolve_raw
@@ -108,6 +140,7 @@ class LegacyConfigCheck(Check):
         if not paths:
             return
         lines = [f"- {dotted(p)}" for p in paths]
+        findings = [_unknown_finding(dotted(p)) for p in paths]
         if ctx.prompter.confirm("Remove unknown config keys now?", True) and ctx.doc.raw is not None:
             removed = [p for p in paths if _delete(ctx.doc.raw, p)]
             if removed:
@@ -117,8 +150,8 @@ class LegacyConfigCheck(Check):
             if kept:
                 report.note("Unknown config keys", [f"- {dotted(p)}" for p in kept] +
                             ["- These keys come from an $include file or could not be removed; edit them by hand."],
-                            check_id=self.id, kind="warning")
+                            check_id=self.id, findings=[_unknown_finding(dotted(p)) for p in kept], kind="warning")
             return
-        report.note("Unknown config keys", lines, check_id=self.id, kind="warning")
+        report.note("Unknown config keys", lines, check_id=self.id, findings=findings, kind="warning")
         report.note("Doctor", [UNKNOWN_HINT], check_id=self.id)
         report.pending_fix = True

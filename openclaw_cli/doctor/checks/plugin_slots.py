@@ -89,7 +89,7 @@ def _finding(p: SlotProblem) -> Finding:
 class PluginSlotsCheck(Check):
     def __init__(self) -> None:
         super().__init__(CHECK_ID, "Doctor warnings", "Context-engine and memory slots name an installed, enabled "
-                                                      "plugin.", default_enabled=False)
+                                                      "plugin.")
 
     def detect(self, ctx: DoctorContext) -> list[Finding]:
         return [_finding(p) for p in slot_problems(ctx)]

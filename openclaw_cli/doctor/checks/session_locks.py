@@ -92,25 +92,24 @@ def lock_line(ctx: DoctorContext, lock: LockInfo) -> str:
     return f"- {ctx.display(lock.path)} {pid} age={format_age(lock.age_ms)} {stale}{removed}"
 
 
+def lock_finding(ctx: DoctorContext, lock: LockInfo) -> Finding:
+    if lock.removable:
+        hint = 'Run "openclaw doctor --fix" to remove this stale lock file automatically.'
+    elif lock.report_only:
+        hint = "OpenClaw is preserving this live owned lock; inspect the owning process if it appears stuck."
+    else:
+        hint = 'Run "openclaw doctor --fix" after the cleanup grace period if this stale lock remains.'
+    reasons = ", ".join(lock.reasons) or "unknown"
+    return Finding(CHECK_ID, "warning", f"Stale session lock file: {ctx.display(lock.path)} ({reasons})", lock.path,
+                   hint)
+
+
 class SessionLocksCheck(Check):
     def __init__(self) -> None:
-        super().__init__(CHECK_ID, "Session locks", "Stale session write-lock files.", default_enabled=False)
+        super().__init__(CHECK_ID, "Session locks", "Stale session write-lock files.")
 
     def detect(self, ctx: DoctorContext) -> list[Finding]:
-        out = []
-        for lock in scan_locks(ctx):
-            if not lock.stale:
-                continue
-            if lock.removable:
-                hint = 'Run "openclaw doctor --fix" to remove this stale lock file automatically.'
-            elif lock.report_only:
-                hint = "OpenClaw is preserving this live owned lock; inspect the owning process if it appears stuck."
-            else:
-                hint = 'Run "openclaw doctor --fix" after the cleanup grace period if this stale lock remains.'
-            reasons = ", ".join(lock.reasons) or "unknown"
-            out.append(Finding(CHECK_ID, "warning", f"Stale session lock file: {ctx.display(lock.path)} ({reasons})",
-                               lock.path, hint))
-        return out
+        return [lock_finding(ctx, lock) for lock in scan_locks(ctx) if lock.stale]
 
     def run(self, ctx: DoctorContext, report: Report) -> None:
         repair = ctx.should_repair
@@ -128,6 +127,7 @@ class SessionLocksCheck(Check):
                 report.pending_fix = True
         if repair and removed:
             lines.append(f"- Removed {removed} stale session lock file{'' if removed == 1 else 's'}.")
-        report.note("Session locks", lines, check_id=self.id, kind="warning" if stale else "note")
+        report.note("Session locks", lines, check_id=self.id, kind="warning" if stale else "note",
+                    findings=[lock_finding(ctx, lock) for lock in locks if lock.stale])
         if removed:
             report.changed.extend(lock_line(ctx, lock) for lock in locks if lock.removed)

@@ -1,4 +1,5 @@
-"""`core/doctor/session-store`: unparseable store, over maxEntries or maxDiskBytes, dangling files."""
+"""`core/doctor/session-store`: unparseable store, over maxEntries or maxDiskBytes (missing and orphan
+transcripts are rows of state integrity)."""
 
 from __future__ import annotations
 
@@ -68,15 +69,10 @@ def _cmd(store: str, *flags: str) -> str:
 class SessionStoreCheck(Check):
     def __init__(self) -> None:
         super().__init__(CHECK_ID, "Session store",
-                         "sessions.json parses, stays within maxEntries and maxDiskBytes, matches its transcripts.",
-                         default_enabled=False)
+                         "sessions.json parses and stays within maxEntries and maxDiskBytes.")
 
-    def detect(self, ctx: DoctorContext, *, include_transcripts: bool = True) -> list[Finding]:
-        from openclaw_cli.doctor.support.sessionfiles import (
-            orphan_transcripts,
-            read_store,
-            skipped_orphans_message,
-        )
+    def detect(self, ctx: DoctorContext) -> list[Finding]:
+        from openclaw_cli.doctor.support.sessionfiles import read_store
         from openclaw_cli.maintenance.settings import resolve_maintenance
 
         session = object_at(ctx.cfg, "session")
@@ -93,13 +89,6 @@ class SessionStoreCheck(Check):
                                    "it as empty and its next write replaces it.", store,
                                    "Restore it from a backup or move it aside, then check it with "
                                    f"`{_cmd(store, '--dry-run')}`."))
-                if include_transcripts and target.agent_id == ctx.default_agent_id:
-                    beside = orphan_transcripts(view, ctx.sessions_dir())
-                    if beside:
-                        out.append(Finding(CHECK_ID, "info",
-                                           skipped_orphans_message(len(beside), ctx.display(ctx.sessions_dir())),
-                                           ctx.sessions_dir(), "Restore sessions.json from a backup; its "
-                                           "transcripts stay untouched."))
                 continue
             count = sum(1 for _ in view.items())
             max_entries = settings.max_entries
@@ -117,28 +106,10 @@ class SessionStoreCheck(Check):
                                        f"({settings.max_disk_bytes}).", store,
                                        f"Run `{_cmd(store, '--enforce')}` to bring it under the disk budget "
                                        "(preview with --dry-run)."))
-            if not include_transcripts or target.agent_id != ctx.default_agent_id:
-                continue
-            missing = [key for key, entry in view.items()
-                       if entry.get("sessionId") and not os.path.isfile(view.transcript_path(entry) or "")]
-            if missing:
-                out.append(Finding(CHECK_ID, "warning",
-                                   ("1 session entry points at a transcript that does not exist." if len(missing) == 1
-                                    else f"{len(missing)} session entries point at transcripts that do not exist."),
-                                   store,
-                                   f"Run `{_cmd(store, '--enforce', '--fix-missing')}` to prune them (preview with "
-                                   "--dry-run --fix-missing)."))
-            orphans = orphan_transcripts(view, ctx.sessions_dir())
-            if orphans:
-                out.append(Finding(CHECK_ID, "info",
-                                   f"{len(orphans)} transcript file{'' if len(orphans) == 1 else 's'} in "
-                                   f"{ctx.display(ctx.sessions_dir())} not referenced by sessions.json.",
-                                   ctx.sessions_dir(),
-                                   "Run `openclaw doctor` at a terminal to archive them as *.deleted.<timestamp>."))
         return out
 
     def run(self, ctx: DoctorContext, report: Report) -> None:
-        findings = self.detect(ctx, include_transcripts=False)
+        findings = self.detect(ctx)
         if not findings:
             return
         lines = []

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from openclaw_cli.doctor.model import Check, Finding
-from openclaw_cli.doctor.support import fsutil
 
 if TYPE_CHECKING:
     from openclaw_cli.doctor.context import DoctorContext
@@ -63,45 +62,17 @@ def runtime_dirs(ctx: DoctorContext) -> list[RuntimeDir]:
 class StateIntegrityCheck(Check):
     def __init__(self) -> None:
         super().__init__(CHECK_ID, "State integrity",
-                         "State folder location, permissions, runtime folders and transcripts.",
-                         default_enabled=False)
-
-    # -- lint ------------------------------------------------------------------------------
+                         "State folder location, permissions, runtime folders and transcripts.")
 
     def detect(self, ctx: DoctorContext) -> list[Finding]:
-        from openclaw_cli.doctor.support.storage import detect_storage
+        """One finding per row of the human note (the same rows, built without repairs)."""
+        from dataclasses import replace
 
-        out: list[Finding] = []
-        state = ctx.state_dir
-        for issue in detect_storage(state, ctx.home):
-            out.append(_storage_finding(issue))
-        exists = fsutil.exists_dir(state)
-        if not exists:
-            out.append(Finding(CHECK_ID, "error", "State directory is missing. Sessions, credentials, logs, "
-                                                  "and config are stored there.", state,
-                               "Run `openclaw doctor --fix` to create the state directory."))
-        if exists and not fsutil.can_write(state):
-            hint = fsutil.dir_permission_hint(state)
-            out.append(Finding(CHECK_ID, "error", "State directory is not writable." + (f" {hint}" if hint else ""),
-                               state, "Run `openclaw doctor --fix` to repair state directory permissions."))
-        if exists and fsutil.mode_too_open(state):
-            out.append(Finding(CHECK_ID, "warning", "State directory permissions are too open. Recommend chmod 700.",
-                               state, "Run `openclaw doctor --fix` to tighten state directory permissions."))
-        if fsutil.exists_file(ctx.config_path) and fsutil.mode_too_open(ctx.config_path):
-            out.append(Finding(CHECK_ID, "warning", "Config file is group/world readable. Recommend chmod 600.",
-                               ctx.config_path, "Run `openclaw doctor --fix` to tighten config file permissions."))
-        if exists:
-            for rd in runtime_dirs(ctx):
-                if not fsutil.exists_dir(rd.path):
-                    out.append(Finding(CHECK_ID, "error", f"{rd.label} is missing.", rd.path,
-                                       "Run `openclaw doctor --fix` to create missing runtime state directories."))
-                elif not fsutil.can_write(rd.path):
-                    hint = fsutil.dir_permission_hint(rd.path)
-                    out.append(Finding(CHECK_ID, "error",
-                                       f"{rd.label} is not writable." + (f" {hint}" if hint else ""), rd.path,
-                                       "Run `openclaw doctor --fix` to repair runtime state directory "
-                                       "permissions."))
-        return out
+        from openclaw_cli.doctor.prompter import Prompter, resolve_repair_mode
+        from openclaw_cli.doctor.support.state_human import state_rows
+
+        read_only = Prompter(resolve_repair_mode(non_interactive=True))
+        return state_rows(replace(ctx, prompter=read_only)).findings
 
     # -- doctor ----------------------------------------------------------------------------
 
@@ -111,7 +82,7 @@ class StateIntegrityCheck(Check):
         run_state_integrity(self, ctx, report)
 
 
-def _storage_finding(issue) -> Finding:
+def storage_finding(issue) -> Finding:
     if issue.kind == "cloud":
         return Finding(CHECK_ID, "warning", f"State directory is under macOS cloud-synced storage ({issue.storage}), "
                                             "which can cause slow I/O and sync races.", issue.path,

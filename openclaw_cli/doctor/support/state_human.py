@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
+from openclaw_cli.doctor.model import Finding
 from openclaw_cli.doctor.support import fsutil
 from openclaw_cli.js.values import object_at
 
@@ -20,35 +21,35 @@ if TYPE_CHECKING:
 MAX_RECENT = 5
 
 
-def _storage_lines(ctx: DoctorContext, shown_state: str) -> list[str]:
+def _storage_rows(ctx: DoctorContext, rows: _Rows, shown_state: str) -> None:
+    from openclaw_cli.doctor.checks.state_integrity import storage_finding
     from openclaw_cli.doctor.support.storage import detect_storage, escape_controls
 
-    lines: list[str] = []
     for issue in detect_storage(ctx.state_dir, ctx.home):
+        finding = storage_finding(issue)
         if issue.kind == "cloud":
-            lines.append("\n".join([
+            rows.warn("\n".join([
                 f"- State directory is under macOS cloud-synced storage ({shown_state}; {issue.storage}).",
                 "- This can cause slow I/O and sync/lock races for sessions and credentials.",
                 "- Prefer a local non-synced state dir (for example: ~/.openclaw).",
-                "  Set locally: OPENCLAW_STATE_DIR=~/.openclaw openclaw doctor"]))
+                "  Set locally: OPENCLAW_STATE_DIR=~/.openclaw openclaw doctor"]), finding)
         elif issue.kind == "sd":
             mount = "/" if issue.mount_point == "/" else ctx.display(issue.mount_point)
-            lines.append("\n".join([
+            rows.warn("\n".join([
                 f"- State directory appears to be on SD/eMMC storage ({shown_state}; device "
                 f"{escape_controls(issue.source)}, fs {escape_controls(issue.fs_type)}, mount "
                 f"{escape_controls(mount)}).",
                 "- SD/eMMC media can be slower for random I/O and wear faster under session/log churn.",
                 "- For better startup and state durability, prefer SSD/NVMe (or USB SSD on Raspberry Pi) "
-                "for OPENCLAW_STATE_DIR."]))
+                "for OPENCLAW_STATE_DIR."]), finding)
         else:
             mount = "/" if issue.mount_point == "/" else escape_controls(ctx.display(issue.mount_point))
-            lines.append("\n".join([
+            rows.warn("\n".join([
                 f"- State directory is on a volatile filesystem ({shown_state}; fs "
                 f"{escape_controls(issue.fs_type)}, mount {mount}).",
                 "- Sessions, credentials, config, and SQLite state (including WAL/journal sidecars) will be "
                 "lost on reboot.",
-                "- Move OPENCLAW_STATE_DIR to a persistent filesystem to avoid data loss."]))
-    return lines
+                "- Move OPENCLAW_STATE_DIR to a persistent filesystem to avoid data loss."]), finding)
 
 
 def _other_state_dirs(state_dir: str) -> list[str]:
@@ -152,10 +153,21 @@ def is_slash_routing_key(key: str) -> bool:
 
 @dataclass
 class _Rows:
-    """The lines of the `State integrity` note and of its `Doctor changes`, filled row family by row family."""
+    """The lines of the `State integrity` note and of its `Doctor changes`, filled row family by row family.
+
+    Every problem row comes with its lint finding (`warn`); `more` adds a line that belongs to the row
+    before it (a hint, a reason), so the human note and `--lint` list the same problems."""
 
     warnings: list[str] = field(default_factory=list)
     changes: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    def warn(self, line: str, finding: Finding) -> None:
+        self.warnings.append(line)
+        self.findings.append(finding)
+
+    def more(self, line: str) -> None:
+        self.warnings.append(line)
 
     def attempt(self, action: Callable[[], object], done: str, failed: str) -> bool:
         """Run one repair: `done` joins the changes, or `failed: <error>` the warnings."""
@@ -168,12 +180,17 @@ class _Rows:
         return True
 
 
-def run_state_integrity(check: StateIntegrityCheck, ctx: DoctorContext, report: Report) -> None:
+def state_rows(ctx: DoctorContext, report: Report | None = None) -> _Rows:
+    """Every row of the `State integrity` note (repairing as the prompter allows); without a
+    report (lint) the next steps are dropped."""
+    from openclaw_cli.doctor.report import Renderer
+    from openclaw_cli.doctor.report import Report as _Report
     from openclaw_cli.doctor.support.sessionfiles import read_store
 
+    report = report or _Report(Renderer())
     rows = _Rows()
     shown_state = ctx.display(ctx.state_dir)
-    rows.warnings.extend(_storage_lines(ctx, shown_state))
+    _storage_rows(ctx, rows, shown_state)
     exists = _state_dir_rows(ctx, rows, shown_state)
     _config_file_rows(ctx, rows)
     if exists:
@@ -183,8 +200,13 @@ def run_state_integrity(check: StateIntegrityCheck, ctx: DoctorContext, report: 
     view = read_store(store_path)
     _session_store_rows(ctx, report, rows, view, os.path.abspath(store_path))
     _orphan_transcript_rows(ctx, report, rows, view)
+    return rows
+
+
+def run_state_integrity(check: StateIntegrityCheck, ctx: DoctorContext, report: Report) -> None:
+    rows = state_rows(ctx, report)
     if rows.warnings:
-        report.note("State integrity", rows.warnings, check_id=check.id, findings=check.detect(ctx))
+        report.note("State integrity", rows.warnings, check_id=check.id, findings=rows.findings)
         if not ctx.should_repair and any(_fixable(w) for w in rows.warnings):
             report.pending_fix = True
     if rows.changes:
@@ -197,19 +219,26 @@ def _state_dir_rows(ctx: DoctorContext, rows: _Rows, shown_state: str) -> bool:
     state = ctx.state_dir
     exists = fsutil.exists_dir(state)
     if not exists:
-        rows.warnings.append(f"- CRITICAL: state directory missing ({shown_state}). Sessions, credentials, logs, "
-                             "and config are stored there.")
+        rows.warn(f"- CRITICAL: state directory missing ({shown_state}). Sessions, credentials, logs, "
+                  "and config are stored there.",
+                  _finding("error", "State directory is missing. Sessions, credentials, logs, and config are "
+                                    "stored there.", state, "Run `openclaw doctor --fix` to create the state "
+                                                            "directory."))
         gateway = object_at(ctx.cfg, "gateway")
         if gateway.get("mode") == "remote":
-            rows.warnings.append("- Gateway is in remote mode; run doctor on the remote host where the gateway runs.")
+            rows.more("- Gateway is in remote mode; run doctor on the remote host where the gateway runs.")
         if p.confirm_runtime_repair(f"Create {shown_state} now?", False):
             exists = rows.attempt(lambda: os.makedirs(state, exist_ok=True), f"- Created {shown_state}",
                                   f"- Failed to create {shown_state}")
     if exists and not fsutil.can_write(state):
         _unwritable_rows(ctx, rows, state, f"- State directory not writable ({shown_state}).",
-                         shown_state, f"- Repaired permissions on {shown_state}", shown_state)
+                         shown_state, f"- Repaired permissions on {shown_state}", shown_state,
+                         ("State directory is not writable.",
+                          "Run `openclaw doctor --fix` to repair state directory permissions."))
     if exists and fsutil.mode_too_open(state):
-        rows.warnings.append(f"- State directory permissions are too open ({shown_state}). Recommend chmod 700.")
+        rows.warn(f"- State directory permissions are too open ({shown_state}). Recommend chmod 700.",
+                  _finding("warning", "State directory permissions are too open. Recommend chmod 700.", state,
+                           "Run `openclaw doctor --fix` to tighten state directory permissions."))
         if p.confirm_runtime_repair(f"Tighten permissions on {shown_state} to 700?", True):
             rows.attempt(lambda: os.chmod(state, 0o700), f"- Tightened permissions on {shown_state} to 700",
                          f"- Failed to read {shown_state} permissions")
@@ -217,12 +246,12 @@ def _state_dir_rows(ctx: DoctorContext, rows: _Rows, shown_state: str) -> bool:
 
 
 def _unwritable_rows(ctx: DoctorContext, rows: _Rows, path: str, line: str, name: str, done: str,
-                     shown: str) -> None:
+                     shown: str, lint: tuple[str, str]) -> None:
     """A folder we cannot write: the warning, a permission hint, and the repair (owner rwx added)."""
-    rows.warnings.append(line)
     hint = fsutil.dir_permission_hint(path)
+    rows.warn(line, _finding("error", lint[0] + (f" {hint}" if hint else ""), path, lint[1]))
     if hint:
-        rows.warnings.append(f"  {hint}")
+        rows.more(f"  {hint}")
     if ctx.prompter.confirm_runtime_repair(f"Repair permissions on {name}?", True):
         rows.attempt(lambda: os.chmod(path, (os.stat(path).st_mode & 0o777) | 0o700), done,
                      f"- Failed to repair {shown}")
@@ -234,7 +263,9 @@ def _config_file_rows(ctx: DoctorContext, rows: _Rows) -> None:
     if not (fsutil.exists_file(config) and fsutil.mode_too_open(config)):
         return
     shown = ctx.display(config)
-    rows.warnings.append(f"- Config file is group/world readable ({shown}). Recommend chmod 600.")
+    rows.warn(f"- Config file is group/world readable ({shown}). Recommend chmod 600.",
+              _finding("warning", "Config file is group/world readable. Recommend chmod 600.", config,
+                       "Run `openclaw doctor --fix` to tighten config file permissions."))
     if ctx.prompter.confirm_runtime_repair(f"Tighten permissions on {shown} to 600?", True):
         rows.attempt(lambda: os.chmod(config, 0o600), f"- Tightened permissions on {shown} to 600",
                      f"- Failed to read config permissions ({shown})")
@@ -245,19 +276,25 @@ def _runtime_dir_rows(ctx: DoctorContext, rows: _Rows) -> None:
     from openclaw_cli.doctor.checks.state_integrity import oauth_dir, oauth_required, runtime_dirs
 
     if not oauth_required(ctx) and not fsutil.exists_dir(oauth_dir(ctx)):
-        rows.warnings.append(f"- OAuth dir not present ({ctx.display(oauth_dir(ctx))}). Skipping create because no "
-                             "WhatsApp/pairing channel config is active.")
+        rows.warn(f"- OAuth dir not present ({ctx.display(oauth_dir(ctx))}). Skipping create because no "
+                  "WhatsApp/pairing channel config is active.",
+                  _finding("info", "OAuth dir not present. Skipping create because no WhatsApp/pairing channel "
+                                   "config is active.", oauth_dir(ctx)))
     for rd in runtime_dirs(ctx):
         shown = ctx.display(rd.path)
         if not fsutil.exists_dir(rd.path):
-            rows.warnings.append(f"- CRITICAL: {rd.label} missing ({shown}).")
+            rows.warn(f"- CRITICAL: {rd.label} missing ({shown}).",
+                      _finding("error", f"{rd.label} is missing.", rd.path,
+                               "Run `openclaw doctor --fix` to create missing runtime state directories."))
             if ctx.prompter.confirm_runtime_repair(f"Create {rd.label} at {shown}?", True):
                 rows.attempt(partial(os.makedirs, rd.path, exist_ok=True), f"- Created {rd.label}: {shown}",
                              f"- Failed to create {shown}")
             continue
         if not fsutil.can_write(rd.path):
             _unwritable_rows(ctx, rows, rd.path, f"- {rd.label} not writable ({shown}).", rd.label,
-                             f"- Repaired permissions on {rd.label}: {shown}", shown)
+                             f"- Repaired permissions on {rd.label}: {shown}", shown,
+                             (f"{rd.label} is not writable.",
+                              "Run `openclaw doctor --fix` to repair runtime state directory permissions."))
 
 
 def _other_state_rows(ctx: DoctorContext, rows: _Rows, shown_state: str) -> None:
@@ -271,20 +308,26 @@ def _other_state_rows(ctx: DoctorContext, rows: _Rows, shown_state: str) -> None
         if other not in extra:
             extra.append(other)
     if extra:
-        rows.warnings.append("\n".join(["- Multiple state directories detected. This can split session history.",
-                                        *[f"  - {ctx.display(d)}" for d in extra],
-                                        f"  Active state dir: {shown_state}"]))
+        rows.warn("\n".join(["- Multiple state directories detected. This can split session history.",
+                             *[f"  - {ctx.display(d)}" for d in extra],
+                             f"  Active state dir: {shown_state}"]),
+                  _finding("warning", "Multiple state directories detected. This can split session history: "
+                                      + ", ".join(ctx.display(d) for d in extra) + ".", state,
+                           "Keep one state directory; set OPENCLAW_STATE_DIR to the one in use."))
     orphans = orphan_agent_dirs(ctx)
     if orphans:
         labels = [name if name == agent_id else f"{name} (id {agent_id})" for name, agent_id in orphans]
-        rows.warnings.append("\n".join([
-            f"- Found {fsutil.count_label(len(orphans), 'agent directory', 'agent directories')} on disk without "
-            "a matching agents.list entry.",
+        count = fsutil.count_label(len(orphans), 'agent directory', 'agent directories')
+        rows.warn("\n".join([
+            f"- Found {count} on disk without a matching agents.list entry.",
             "  These agents can still have sessions/auth state on disk, but config-driven routing, identity, and "
             "model selection will ignore them.",
             f"  Examples: {_preview(labels)}",
             "  Restore the missing agents.list entries or remove stale dirs after confirming they are no longer "
-            f"needed: {ctx.display(os.path.join(state, 'agents'))}"]))
+            f"needed: {ctx.display(os.path.join(state, 'agents'))}"]),
+            _finding("warning", f"Found {count} on disk without a matching agents.list entry: "
+                                f"{_preview(labels)}.", os.path.join(state, "agents"),
+                     "Restore the missing agents.list entries or remove the stale agent directories."))
 
 
 def _session_store_rows(ctx: DoctorContext, report: Report, rows: _Rows, view: StoreView,
@@ -298,25 +341,28 @@ def _session_store_rows(ctx: DoctorContext, report: Report, rows: _Rows, view: S
     missing = [kv for kv in recent if kv[1].get("sessionId")
                and not fsutil.exists_file(view.transcript_path(kv[1]) or "")]
     if missing:
-        rows.warnings.append("\n".join([
+        rows.warn("\n".join([
             f"- {len(missing)}/{len(recent)} recent sessions are missing transcripts.",
             f'  Verify sessions in store: openclaw sessions --store "{abs_store}"',
             f'  Preview cleanup impact: openclaw sessions cleanup --store "{abs_store}" --dry-run --fix-missing',
-            f'  Prune missing entries: openclaw sessions cleanup --store "{abs_store}" --enforce --fix-missing']))
+            f'  Prune missing entries: openclaw sessions cleanup --store "{abs_store}" --enforce --fix-missing']),
+            _finding("warning", f"{len(missing)}/{len(recent)} recent sessions are missing transcripts.", abs_store,
+                     f'Run `openclaw sessions cleanup --store "{abs_store}" --enforce --fix-missing` to prune them '
+                     "(preview with --dry-run --fix-missing)."))
         report.step(f'openclaw sessions cleanup --store "{abs_store}" --dry-run --fix-missing')
-    _wedged_subagents(ctx, report, entries, abs_store, rows.warnings, rows.changes)
+    _wedged_subagents(ctx, entries, abs_store, rows)
     main = view.entries.get(main_session_key(ctx.cfg))
     if not (isinstance(main, dict) and main.get("sessionId")):
         return
     transcript = view.transcript_path(main)
     if transcript and not fsutil.exists_file(transcript):
-        rows.warnings.append(f"- Main session transcript missing ({ctx.display(transcript)}). "
-                             "History will appear to reset.")
+        rows.warn(f"- Main session transcript missing ({ctx.display(transcript)}). History will appear to reset.",
+                  _finding("warning", "Main session transcript missing. History will appear to reset.", transcript))
     elif transcript:
         lines = fsutil.count_jsonl_lines(transcript)
         if lines <= 1:
-            rows.warnings.append(f"- Main session transcript has only {lines} line. Session history may not be "
-                                 "appending.")
+            text = f"Main session transcript has only {lines} line. Session history may not be appending."
+            rows.warn(f"- {text}", _finding("warning", text, transcript))
 
 
 def _orphan_transcript_rows(ctx: DoctorContext, report: Report, rows: _Rows, view: StoreView) -> None:
@@ -329,18 +375,22 @@ def _orphan_transcript_rows(ctx: DoctorContext, report: Report, rows: _Rows, vie
     orphan_paths = orphan_transcripts(view, sessions_dir)
     if orphan_paths and view.corrupt:
         # Without a usable index nothing tells an orphan from live history: no finding, no prompt.
-        rows.warnings.append(f"- {skipped_orphans_message(len(orphan_paths), ctx.display(sessions_dir))}")
+        text = skipped_orphans_message(len(orphan_paths), ctx.display(sessions_dir))
+        rows.warn(f"- {text}", _finding("info", text, sessions_dir,
+                                        "Restore sessions.json from a backup; its transcripts stay untouched."))
         return
     if not orphan_paths:
         return
     label = fsutil.count_label(len(orphan_paths), "orphan transcript file")
     shown_dir = ctx.display(sessions_dir)
-    rows.warnings.append("\n".join([
+    rows.warn("\n".join([
         f"- Found {label} in {shown_dir}.",
         "  These .jsonl files are no longer referenced by sessions.json, so they are not part of any active "
         "session history.",
         "  Doctor can archive them safely by renaming each file to *.deleted.<timestamp>.",
-        f"  Examples: {_preview([os.path.basename(x) for x in orphan_paths])}"]))
+        f"  Examples: {_preview([os.path.basename(x) for x in orphan_paths])}"]),
+        _finding("warning", f"Found {label} in {shown_dir}, no longer referenced by sessions.json.", sessions_dir,
+                 "Run `openclaw doctor` at a terminal to archive them as *.deleted.<timestamp>."))
     question = f"Archive {label} in {shown_dir}? This only renames them to *.deleted.<timestamp>."
     if ctx.prompter.confirm_runtime_repair(question, False, requires_interactive=True):
         from openclaw_cli.store.artifacts import format_archive_timestamp
@@ -352,7 +402,7 @@ def _orphan_transcript_rows(ctx: DoctorContext, report: Report, rows: _Rows, vie
                 os.rename(path, f"{path}.deleted.{stamp}")
                 archived += 1
             except OSError as exc:
-                rows.warnings.append(f"- Failed to archive orphan transcript {ctx.display(path)}: {exc}")
+                rows.more(f"- Failed to archive orphan transcript {ctx.display(path)}: {exc}")
         if archived:
             rows.changes.append(f"- Archived {fsutil.count_label(archived, 'orphan transcript file')} in "
                                 f"{shown_dir} as .deleted timestamped backups.")
@@ -373,26 +423,27 @@ def _wedged_reason(entry: dict) -> str:
         "subagent orphan recovery is tombstoned for this session"
 
 
-def _wedged_subagents(ctx: DoctorContext, report: Report, entries: list, store_path: str, warnings: list[str],
-                      changes: list[str]) -> None:
+def _wedged_subagents(ctx: DoctorContext, entries: list, store_path: str, rows: _Rows) -> None:
     """Entries whose automatic restart recovery was tombstoned; the repair clears a stale abort flag."""
     wedged = [(key, entry) for key, entry in entries if is_wedged(entry)]
     if not wedged:
         return
     label = fsutil.count_label(len(wedged), "wedged subagent session")
-    warnings.append("\n".join([
+    rows.warn("\n".join([
         f"- Found {label} with automatic restart recovery tombstoned.",
         "  OpenClaw will not auto-resume these child sessions on restart; reconcile their task records instead.",
         f"  Examples: {', '.join(key for key, _ in wedged[:3])}",
-        "  Fix: openclaw tasks maintenance --apply"]))
+        "  Fix: openclaw tasks maintenance --apply"]),
+        _finding("warning", f"Found {label} with automatic restart recovery tombstoned.", store_path,
+                 "openclaw tasks maintenance --apply"))
     if ctx.prompter.confirm_runtime_repair(f"Clear stale aborted recovery flags for {label}?", True):
         repaired = _clear_aborted_flags(store_path, [key for key, _ in wedged], ctx.now_ms)
         if repaired:
-            changes.append(f"- Cleared aborted restart-recovery flags for "
+            rows.changes.append(f"- Cleared aborted restart-recovery flags for "
                            f"{fsutil.count_label(repaired, 'wedged subagent session')}.")
     reasons = list(dict.fromkeys(_wedged_reason(entry) for _, entry in wedged))[:2]
     if reasons:
-        warnings.append("\n".join(f"  Reason: {reason}" for reason in reasons))
+        rows.more("\n".join(f"  Reason: {reason}" for reason in reasons))
 
 
 def _clear_aborted_flags(store_path: str, keys: list[str], now_ms: int) -> int:
@@ -433,3 +484,9 @@ def _orphans_suppressed(ctx: DoctorContext) -> bool:
     qmd = object_at(memory, "qmd")
     sessions = object_at(qmd, "sessions")
     return sessions.get("enabled") is True
+
+
+def _finding(severity: str, message: str, path: str, fix_hint: str | None = None) -> Finding:
+    from openclaw_cli.doctor.checks.state_integrity import CHECK_ID
+
+    return Finding(CHECK_ID, severity, message, path, fix_hint)
