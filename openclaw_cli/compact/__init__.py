@@ -1,0 +1,1 @@
+"""Compaction of a session transcript offline: the planner, the summarizers, the entry and the files."""
