@@ -258,6 +258,13 @@ def test_colour_only_when_asked(home: Path) -> None:
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured.stdout) == plain.stdout
 
 
+def test_one_runs_no_color_flag_does_not_leak_into_the_next_run_in_the_same_process(home: Path) -> None:
+    _write_store(home, _store(int(time.time() * 1000)))
+    flagged = cli.run(["--no-color", "sessions"], home, env={"FORCE_COLOR": "1"})
+    assert flagged.returncode == 0 and "\x1b[" not in flagged.stdout
+    assert "\x1b[" in cli.run(["sessions"], home, env={"FORCE_COLOR": "1"}).stdout
+
+
 def test_parent_json_agent_and_store_reach_list(home: Path) -> None:
     _write_store(home, _store(int(time.time() * 1000)))
     direct = cli.run(["sessions", "list", "--json", "--agent", "main"], home)

@@ -69,12 +69,11 @@ def root(
     """Maintenance and inspection for OpenClaw session stores."""
     # --profile/--dev are taken out of argv (anywhere on the line) by main() before parsing.
     from openclaw_cli.errors import UsageError
+    from openclaw_cli.ui import console
 
+    console.set_no_color(no_color)
     if no_color:
         os.environ["NO_COLOR"] = "1"
-        from openclaw_cli.ui import console
-
-        console.disable_color()
     if log_level not in ("error", "warn", "info", "debug"):
         raise UsageError(f"--log-level must be one of error, warn, info, debug (got {log_level!r})")
     os.environ["OPENCLAW_CLI_LOG_LEVEL"] = log_level
@@ -94,6 +93,10 @@ def main(argv: list[str] | None = None) -> None:
 
     args = list(sys.argv[1:] if argv is None else argv)
     _hand_off_foreign(args)
+    from openclaw_cli.ui import console, progress
+
+    console.set_no_color(False)
+    progress.enable(False)
     sys.stdout = GuardedStream(sys.stdout)
     try:
         profile, args = parse_cli_profile_args(args)

@@ -56,10 +56,12 @@ def error_line(text: str) -> None:
 _color_disabled = False
 
 
-def disable_color() -> None:
-    """`--no-color`: no colour for the rest of the run, whatever FORCE_COLOR says."""
+def set_no_color(disabled: bool) -> None:
+    """`--no-color` (or its absence) for this run: no colour, whatever FORCE_COLOR says.
+
+    Set at the start of every run, so that one in-process run's flag never leaks into the next."""
     global _color_disabled
-    _color_disabled = True
+    _color_disabled = disabled
 
 
 def color_enabled(stream: TextIO | None = None, *, no_color_flag: bool = False) -> bool:
