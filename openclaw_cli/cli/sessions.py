@@ -167,4 +167,48 @@ def cleanup_cmd(
         lock_wait_s=wait)
 
 
+DISK_EPILOG = """\b
+Examples:
+  openclaw sessions disk
+      What fills the default agent's session folder, and what cleanup would free.
+  openclaw sessions disk --all-agents --top 5
+      Every agent, with its 5 largest sessions.
+  openclaw sessions disk --json | jq '.agents[].wouldFreeBytes'
+      The bytes `sessions cleanup --enforce` would delete now, per agent.
+  openclaw sessions disk --store ./tmp/sessions.json
+      A specific store file's folder.
+
+\b
+Exit codes:
+  0   success (also: no store yet at the default location)
+  1   error (bad config, unknown agent, a store that does not parse, a --store that does not exist)
+  2   bad usage (unknown option, bad --top, conflicting options)"""
+
+
+@app.command("disk", epilog=DISK_EPILOG)
+def disk_cmd(
+    ctx: typer.Context,
+    agent: str = typer.Option(None, "--agent", metavar="ID",
+                              help="Agent id to inspect (default: configured default agent)"),
+    all_agents: bool = typer.Option(False, "--all-agents", help="Every configured agent's session folder"),
+    json_out: bool = typer.Option(False, "--json", help="Output as JSON"),
+    store: str = typer.Option(None, "--store", metavar="PATH", help=STORE_HELP),
+    top: str = typer.Option(None, "--top", metavar="N", help="How many of the largest sessions to show (default: 10)"),
+) -> None:
+    """Show what uses the disk in the session folders, and what cleanup would free.
+
+    Files are counted in the families `sessions cleanup` tells apart (live and unreferenced
+    transcripts, archives, checkpoints, trajectory sidecars, skills-prompt blobs, temps and
+    locks, sessions.json, anything else); the free figure is what an applying
+    `sessions cleanup --enforce` would delete now. Reads the files only; nothing is changed.
+    """
+    from openclaw_cli.commands.sessions_disk import run_disk_command
+
+    parent = ctx.obj or {}
+    run_disk_command(agent=agent if agent is not None else parent.get("agent"),
+                     all_agents=all_agents or bool(parent.get("all_agents")),
+                     store=store if store is not None else parent.get("store"),
+                     json_out=json_out or bool(parent.get("json")), top=top)
+
+
 compact_cli.register(app)
