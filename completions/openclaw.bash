@@ -29,7 +29,7 @@ _openclaw_spec() {
             _oc_args=0 ;;
         'sessions cleanup')
             _oc_cmds=''
-            _oc_opts='--active-key --agent --all-agents --dry-run --enforce --fix-dm-scope --fix-missing --allow-empty-store --json --store -q --quiet --url --port --token --password --timeout --wait -h --help'
+            _oc_opts='--active-key --agent --all-agents --dry-run --enforce --fix-dm-scope --fix-missing --allow-empty-store --json --explain --store -q --quiet --url --port --token --password --timeout --wait -h --help'
             _oc_vals='--active-key --agent --store --url --port --token --password --timeout --wait'
             _oc_args=0 ;;
         'sessions disk')
@@ -154,6 +154,7 @@ _openclaw_describe() {
         'sessions cleanup --fix-missing') _oc_desc='Remove store entries whose transcript files are missing (bypasses age/count retention)' ;;
         'sessions cleanup --allow-empty-store') _oc_desc='Sweep old transcripts even though the store has no entries (refused by default: that looks like a lost index)' ;;
         'sessions cleanup --json') _oc_desc='Output JSON' ;;
+        'sessions cleanup --explain') _oc_desc='The rule behind each entry'\''s and file'\''s action, and why entries were kept' ;;
         'sessions cleanup --store') _oc_desc='Path to session store (default: resolved from config)' ;;
         'sessions cleanup -q'|'sessions cleanup --quiet') _oc_desc='Print nothing unless something failed (for cron)' ;;
         'sessions cleanup --url') _oc_desc='Gateway WebSocket URL (needs --token or --password)' ;;

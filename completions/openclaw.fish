@@ -166,6 +166,7 @@ complete -c openclaw -n '__openclaw_at sessions cleanup' -l fix-dm-scope -d 'Ret
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l fix-missing -d 'Remove store entries whose transcript files are missing (bypasses age/count retention)'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l allow-empty-store -d 'Sweep old transcripts even though the store has no entries (refused by default: that looks like a lost index)'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l json -d 'Output JSON'
+complete -c openclaw -n '__openclaw_at sessions cleanup' -l explain -d 'The rule behind each entry\'s and file\'s action, and why entries were kept'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l store -r -F -d 'Path to session store (default: resolved from config)'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -s q -l quiet -d 'Print nothing unless something failed (for cron)'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l url -x -d 'Gateway WebSocket URL (needs --token or --password)'

@@ -6,11 +6,12 @@ import io
 import json
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
 from helpers.cleanup import DAY_MS, THREAD_KEY, put, stamp, write_config, write_store
-from helpers.cli import run
+from helpers.cli import run, run_in_pty
 from helpers.state import home_sessions_dir
 
 from openclaw_cli.maintenance import disk_render
@@ -215,3 +216,25 @@ def test_a_store_that_does_not_parse_is_an_error_and_nothing_changes(home):
     result = run(["sessions", "disk"], home, PORT_ENV)
     assert result.returncode == 1 and result.stdout == ""
     assert on_disk(folder) == before
+
+
+def test_the_budget_is_measured_as_the_folder_stands_now(home):
+    """Over budget now, although the run's earlier steps would bring it under: the line says so."""
+    write_config(home, {"maxDiskBytes": "1kb"})
+    store = generated_store(home, 5)
+    agent = disk_json(home)["agents"][0]
+    files = on_disk(store.parent)
+    budget = agent["budget"]
+    assert budget["overBudget"] is True and budget["maxDiskBytes"] == 1024
+    counted = sum(size for name, size in files.items() if "/" not in name or name.startswith("skills-prompts/"))
+    assert budget["usedBytes"] >= counted - files["sessions.json"]
+
+
+def test_at_a_terminal_the_command_draws_tables_with_human_sizes(home):
+    generated_store(home, 8)
+    put(home_sessions_dir(home) / "big.jsonl.bak.2026-01-01T00-00-00.000Z", 1_500_000)
+    text = run_in_pty(["sessions", "disk"], home, {"NO_COLOR": "1", "COLUMNS": "120"})
+    assert re.search(r"^Total: [\d.]+ MB in \d+ files$", text, re.M), text
+    assert f"Session store: {home_sessions_dir(home) / 'sessions.json'}\n" in text
+    assert re.search(r"archives \(\.deleted/\.reset/\.bak\)\W+\d+\W+1\.5\d? MB", text), text
+    assert "Largest sessions (top 10)" in text and " bytes in " not in text

@@ -39,6 +39,7 @@ def sessions(
       openclaw sessions --active 120       Only the last 2 hours.
       openclaw sessions --limit 25 --json  The newest 25 sessions as JSON.
       openclaw sessions cleanup --dry-run  Preview store maintenance.
+      openclaw sessions disk               What uses the disk, and what cleanup would free.
 
     \b
     Exit codes:
@@ -100,6 +101,8 @@ Examples:
       Apply maintenance now (through the Gateway when one is running).
   openclaw sessions cleanup --all-agents --dry-run --json
       Preview all agent stores as one JSON document.
+  openclaw sessions cleanup --dry-run --explain
+      Why each session stays or goes, and what kept the rest.
   openclaw sessions cleanup --enforce --store ./tmp/sessions.json
       Maintain a specific store file directly.
   openclaw sessions cleanup --enforce --all-agents --quiet
@@ -135,6 +138,8 @@ def cleanup_cmd(
                                            help="Sweep old transcripts even though the store has no entries "
                                                 "(refused by default: that looks like a lost index)"),
     json_out: bool = typer.Option(False, "--json", help="Output JSON"),
+    explain: bool = typer.Option(False, "--explain",
+                                 help="The rule behind each entry's and file's action, and why entries were kept"),
     store: str = typer.Option(None, "--store", metavar="PATH", help=STORE_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing unless something failed (for cron)"),
     url: str = typer.Option(None, "--url", metavar="URL", help="Gateway WebSocket URL (needs --token or --password)"),
@@ -164,7 +169,7 @@ def cleanup_cmd(
         fix_dm_scope=fix_dm_scope, fix_missing=fix_missing, allow_empty_store=allow_empty_store,
         json_out=json_out or bool(parent.get("json")),
         store=store if store is not None else parent.get("store"), quiet=quiet, gateway=gateway,
-        lock_wait_s=wait)
+        lock_wait_s=wait, explain=explain)
 
 
 DISK_EPILOG = """\b

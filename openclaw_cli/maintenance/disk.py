@@ -62,23 +62,6 @@ class DiskRequest:
     top: int
 
 
-def family_of(name: str, canonical: str, referenced: set[str], store_name: str) -> str:
-    """The family of a file directly in the folder, by cleanup's own name rules."""
-    if name == store_name:
-        return "sessionsJson"
-    if artifacts.is_archive(name):
-        return "archives"
-    if artifacts.is_checkpoint(name):
-        return "checkpoints"
-    if artifacts.is_trajectory(name):
-        return "trajectories"
-    if artifacts.is_primary_transcript(name):
-        return "liveTranscripts" if canonical in referenced else "unreferencedTranscripts"
-    if artifacts.is_store_temp(name, store_name) or artifacts.is_prompt_blob_temp(name) or name.endswith(".lock"):
-        return "tempsAndLocks"
-    return "other"
-
-
 def _walk_other(root: str, seen: set[str], ignore: str) -> list[int]:
     """Sizes of the regular files below `root` the scan has not classified yet (symlinks not followed)."""
     sizes: list[int] = []
@@ -97,16 +80,27 @@ def _walk_other(root: str, seen: set[str], ignore: str) -> list[int]:
     return sizes
 
 
-def _would_free(req: DiskRequest, view: FsView) -> tuple[int, dict | None]:
-    """Bytes of the files an applying `sessions cleanup --enforce` would delete, and its budget result."""
+def _budget_now(req: DiskRequest, paths: EntryPaths) -> dict | None:
+    """The disk budget as it stands: the budget's own measure of the folder, nothing removed."""
+    from openclaw_cli.maintenance import budget
+
+    disk = budget.enforce_disk_budget(
+        store=dict(req.loaded.store), store_path=req.target.store_path, paths=paths,
+        rules=budget.BudgetRules(max_bytes=req.settings.max_disk_bytes, high_water=req.settings.high_water_bytes,
+                                 active_key=None, preserve=None, warn_only=True, dry_run=True, now_ms=req.now_ms))
+    return None if disk is None else _budget(disk)
+
+
+def _would_free(req: DiskRequest, view: FsView) -> int:
+    """Bytes of the files an applying `sessions cleanup --enforce` would delete."""
     from openclaw_cli.maintenance.apply import ApplyRequest, plan_apply
 
     plan = plan_apply(ApplyRequest(cfg=req.cfg, target=req.target, loaded=req.loaded, view=view,
                                    settings=req.settings, mode="enforce", opts=CleanupOptions(enforce=True),
                                    env=req.env, now_ms=req.now_ms, home=req.home))
     if plan.lost_index_transcripts:
-        return 0, plan.summary["diskBudget"]  # the applying run refuses a lost index: it frees nothing
-    return sum(e.size for e in plan.effects if e.kind == "delete"), plan.summary["diskBudget"]
+        return 0  # the applying run refuses a lost index: it frees nothing
+    return sum(e.size for e in plan.effects if e.kind == "delete")
 
 
 def measure(req: DiskRequest) -> DiskUsage:
@@ -129,11 +123,11 @@ def measure(req: DiskRequest) -> DiskUsage:
         families[family].bytes += size
 
     for f in view.list_files():
-        add(family_of(f.name, f.canonical, referenced, store_name), f.size)
+        add(artifacts.family_of(f.name, f.canonical in referenced, store_name), f.size)
         by_name[f.name] = f.size
         seen.add(f.path)
     for f in view.list_blob_files():
-        add("promptBlobs" if artifacts.is_prompt_blob(f.name) else "tempsAndLocks", f.size)
+        add(artifacts.family_of(f.name, False, store_name, in_blob_folder=True), f.size)
         seen.add(f.path)
     for name in view.list_names(folder):
         path = os.path.join(view.sessions_dir, name)
@@ -141,8 +135,8 @@ def measure(req: DiskRequest) -> DiskUsage:
             for size in _walk_other(path, seen, lock):
                 add("other", size)
     top = _largest(store, paths, by_name, req.top)
-    would_free, disk = _would_free(req, view)  # last: the plan records its effects in the view
-    budget = None if disk is None else _budget(disk)
+    budget = _budget_now(req, paths)
+    would_free = _would_free(req, view)  # last: the plan records its effects in the view
     total = sum(f.bytes for f in families.values())
     return DiskUsage(req.target.agent_id, req.target.store_path, total, families, would_free, budget, top)
 

@@ -95,7 +95,7 @@ def print_rich(usages: Sequence[DiskUsage], now_ms: int, out: TextIO, *, color: 
         if i:
             console.print()
         for line in _head(usage, human, len(usages) > 1):
-            console.print(Text(line))
+            console.print(Text(line), soft_wrap=True)  # a long path stays on one line
         table = Table(title=None, show_edge=False, pad_edge=False)
         for col, justify in (("Family", "left"), ("Files", "right"), ("Size", "right"), ("Share", "left")):
             table.add_column(col, justify=justify)  # type: ignore[arg-type]
