@@ -7,7 +7,7 @@ function __openclaw_subcommands --argument-names path --description 'The sub-com
         case ''
             printf '%s\n' compact sessions context doctor completion
         case 'sessions'
-            printf '%s\n' list cleanup compact
+            printf '%s\n' list cleanup disk compact
         case 'context'
             printf '%s\n' list detail json map
         case 'completion'
@@ -27,6 +27,8 @@ function __openclaw_value_options --argument-names path --description 'The optio
             printf '%s\n' --active --agent --limit --store
         case 'sessions cleanup'
             printf '%s\n' --active-key --agent --store --url --port --token --password --timeout --wait
+        case 'sessions disk'
+            printf '%s\n' --agent --store --top
         case 'sessions compact'
             printf '%s\n' --agent --max-lines --url --token --password --timeout --summarizer --base-url --model --api-key-env --summary-file
         case 'context list'
@@ -133,6 +135,7 @@ complete -c openclaw -n '__openclaw_at compact' -s h -l help -d 'Show this messa
 # openclaw sessions
 complete -c openclaw -n '__openclaw_at sessions' -a list -d 'List stored conversation sessions (same as `openclaw sessions`).'
 complete -c openclaw -n '__openclaw_at sessions' -a cleanup -d 'Run session-store maintenance now.'
+complete -c openclaw -n '__openclaw_at sessions' -a disk -d 'Show what uses the disk in the session folders, and what cleanup would free.'
 complete -c openclaw -n '__openclaw_at sessions' -a compact -d 'Compact a stored session transcript: through the running Gateway, or directly on the files when none runs.'
 complete -c openclaw -n '__openclaw_at sessions' -l active -x -d 'Only show sessions updated within the past N minutes'
 complete -c openclaw -n '__openclaw_at sessions' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id to inspect (default: configured default agent)'
@@ -163,6 +166,7 @@ complete -c openclaw -n '__openclaw_at sessions cleanup' -l fix-dm-scope -d 'Ret
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l fix-missing -d 'Remove store entries whose transcript files are missing (bypasses age/count retention)'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l allow-empty-store -d 'Sweep old transcripts even though the store has no entries (refused by default: that looks like a lost index)'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l json -d 'Output JSON'
+complete -c openclaw -n '__openclaw_at sessions cleanup' -l explain -d 'The rule behind each entry\'s and file\'s action, and why entries were kept'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l store -r -F -d 'Path to session store (default: resolved from config)'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -s q -l quiet -d 'Print nothing unless something failed (for cron)'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l url -x -d 'Gateway WebSocket URL (needs --token or --password)'
@@ -172,6 +176,14 @@ complete -c openclaw -n '__openclaw_at sessions cleanup' -l password -x -d 'Gate
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l timeout -x -d 'Gateway call timeout in ms (default 10000)'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l wait -x -d 'How long to wait for another maintenance run\'s store lock'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -s h -l help -d 'Show this message and exit.'
+
+# openclaw sessions disk
+complete -c openclaw -n '__openclaw_at sessions disk' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id to inspect (default: configured default agent)'
+complete -c openclaw -n '__openclaw_at sessions disk' -l all-agents -d 'Every configured agent\'s session folder'
+complete -c openclaw -n '__openclaw_at sessions disk' -l json -d 'Output as JSON'
+complete -c openclaw -n '__openclaw_at sessions disk' -l store -r -F -d 'Path to session store (default: resolved from config)'
+complete -c openclaw -n '__openclaw_at sessions disk' -l top -x -d 'How many of the largest sessions to show (default: 10)'
+complete -c openclaw -n '__openclaw_at sessions disk' -s h -l help -d 'Show this message and exit.'
 
 # openclaw sessions compact
 complete -c openclaw -n '__openclaw_at sessions compact' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id that owns the session (required for global keys)'

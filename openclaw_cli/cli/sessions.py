@@ -39,6 +39,7 @@ def sessions(
       openclaw sessions --active 120       Only the last 2 hours.
       openclaw sessions --limit 25 --json  The newest 25 sessions as JSON.
       openclaw sessions cleanup --dry-run  Preview store maintenance.
+      openclaw sessions disk               What uses the disk, and what cleanup would free.
 
     \b
     Exit codes:
@@ -100,6 +101,8 @@ Examples:
       Apply maintenance now (through the Gateway when one is running).
   openclaw sessions cleanup --all-agents --dry-run --json
       Preview all agent stores as one JSON document.
+  openclaw sessions cleanup --dry-run --explain
+      Why each session stays or goes, and what kept the rest.
   openclaw sessions cleanup --enforce --store ./tmp/sessions.json
       Maintain a specific store file directly.
   openclaw sessions cleanup --enforce --all-agents --quiet
@@ -135,6 +138,8 @@ def cleanup_cmd(
                                            help="Sweep old transcripts even though the store has no entries "
                                                 "(refused by default: that looks like a lost index)"),
     json_out: bool = typer.Option(False, "--json", help="Output JSON"),
+    explain: bool = typer.Option(False, "--explain",
+                                 help="The rule behind each entry's and file's action, and why entries were kept"),
     store: str = typer.Option(None, "--store", metavar="PATH", help=STORE_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing unless something failed (for cron)"),
     url: str = typer.Option(None, "--url", metavar="URL", help="Gateway WebSocket URL (needs --token or --password)"),
@@ -164,7 +169,51 @@ def cleanup_cmd(
         fix_dm_scope=fix_dm_scope, fix_missing=fix_missing, allow_empty_store=allow_empty_store,
         json_out=json_out or bool(parent.get("json")),
         store=store if store is not None else parent.get("store"), quiet=quiet, gateway=gateway,
-        lock_wait_s=wait)
+        lock_wait_s=wait, explain=explain)
+
+
+DISK_EPILOG = """\b
+Examples:
+  openclaw sessions disk
+      What fills the default agent's session folder, and what cleanup would free.
+  openclaw sessions disk --all-agents --top 5
+      Every agent, with its 5 largest sessions.
+  openclaw sessions disk --json | jq '.agents[].wouldFreeBytes'
+      The bytes `sessions cleanup --enforce` would delete now, per agent.
+  openclaw sessions disk --store ./tmp/sessions.json
+      A specific store file's folder.
+
+\b
+Exit codes:
+  0   success (also: no store yet at the default location)
+  1   error (bad config, unknown agent, a store that does not parse, a --store that does not exist)
+  2   bad usage (unknown option, bad --top, conflicting options)"""
+
+
+@app.command("disk", epilog=DISK_EPILOG)
+def disk_cmd(
+    ctx: typer.Context,
+    agent: str = typer.Option(None, "--agent", metavar="ID",
+                              help="Agent id to inspect (default: configured default agent)"),
+    all_agents: bool = typer.Option(False, "--all-agents", help="Every configured agent's session folder"),
+    json_out: bool = typer.Option(False, "--json", help="Output as JSON"),
+    store: str = typer.Option(None, "--store", metavar="PATH", help=STORE_HELP),
+    top: str = typer.Option(None, "--top", metavar="N", help="How many of the largest sessions to show (default: 10)"),
+) -> None:
+    """Show what uses the disk in the session folders, and what cleanup would free.
+
+    Files are counted in the families `sessions cleanup` tells apart (live and unreferenced
+    transcripts, archives, checkpoints, trajectory sidecars, skills-prompt blobs, temps and
+    locks, sessions.json, anything else); the free figure is what an applying
+    `sessions cleanup --enforce` would delete now. Reads the files only; nothing is changed.
+    """
+    from openclaw_cli.commands.sessions_disk import run_disk_command
+
+    parent = ctx.obj or {}
+    run_disk_command(agent=agent if agent is not None else parent.get("agent"),
+                     all_agents=all_agents or bool(parent.get("all_agents")),
+                     store=store if store is not None else parent.get("store"),
+                     json_out=json_out or bool(parent.get("json")), top=top)
 
 
 compact_cli.register(app)

@@ -15,13 +15,15 @@ from openclaw_cli.maintenance.plan import CleanupOptions, Target
 
 def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_dm_scope, fix_missing,
                         json_out, store, quiet, gateway=None, lock_wait_s: float = 10.0,
-                        allow_empty_store: bool = False) -> None:
+                        allow_empty_store: bool = False, explain: bool = False) -> None:
     """Choose the Gateway or the local files, then print JSON or the text report."""
     from openclaw_cli.maintenance import render
     from openclaw_cli.ui import console as output
     from openclaw_cli.ui import progress
 
     progress.enable(not (json_out or quiet))
+    # The reasons: with --explain, and for the text plan at a terminal.
+    record_reasons = explain or (bool(dry_run) and not json_out and not quiet and sys.stdout.isatty())
     # --store (an explicit offline repair) and --dry-run (a preview) never ask the Gateway.
     gateway = replace(gateway or GatewayOptions(), offline=bool(store) or bool(dry_run))
     if route(gateway, Fallback.UNREACHABLE) == "delegate":
@@ -29,6 +31,9 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
                   "activeKey": active_key, "fixMissing": bool(fix_missing), "fixDmScope": bool(fix_dm_scope)}
         result = cleanup_via_gateway(params, os.environ, gateway)
         if result is not None:
+            if explain:
+                output.note("--explain: the Gateway ran this cleanup and reports no reasons; "
+                            "`sessions cleanup --dry-run --explain` shows them")
             if quiet:
                 return
             if json_out:
@@ -41,13 +46,16 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
     req = CleanupRequest(
         options=CleanupOptions(dry_run=dry_run, enforce=enforce, active_key=active_key or None,
                                fix_missing=fix_missing, fix_dm_scope=fix_dm_scope,
-                               allow_empty_store=allow_empty_store),
+                               allow_empty_store=allow_empty_store, explain=record_reasons),
         store=store, agent=agent, all_agents=all_agents, json=json_out, lock_wait_s=lock_wait_s)
     outcome = run_cleanup(req)
     if quiet:
         return
     _print_logs(outcome.logs, json_out, outcome.cfg)
     if json_out:
+        if explain:
+            for preview in outcome.previews:
+                preview.summary.update(render.explain_json(preview, outcome.now_ms))
         output.print_json(outcome.json_value())
         return
     if dry_run:
@@ -61,7 +69,10 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
         output.print_console_lines(lines, outcome.cfg)
         _print_warnings(outcome.previews, outcome.cfg)
         return
-    output.print_console_lines(render.applied_lines(outcome.summaries), outcome.cfg)
+    lines = render.applied_lines(outcome.summaries)
+    for extra in outcome.explained:
+        lines += extra
+    output.print_console_lines(lines, outcome.cfg)
 
 
 def cleanup_via_gateway(params: dict, env: MutableMapping[str, str], opts: GatewayOptions) -> dict | None:
@@ -108,6 +119,7 @@ class CleanupOutcome:
     cfg: Mapping
     now_ms: int
     logs: list[tuple[str, str]] = field(default_factory=list)  # (level, message) in run order
+    explained: list[list[str]] = field(default_factory=list)  # with --explain: each applied store's reasons
 
     def json_value(self) -> dict:
         """A single summary bare; several (or none) wrapped as OpenClaw wraps them."""
@@ -158,7 +170,7 @@ def run_cleanup(req: CleanupRequest, env: MutableMapping[str, str] | None = None
                 outcome.previews.append(_preview(cfg, target, store, settings, mode, req.options, env, now_ms))
             else:
                 outcome.summaries.append(_apply(cfg, target, store, settings, mode, req.options, env, now_ms,
-                                                outcome.logs, lock_paths))
+                                                outcome.logs, lock_paths, outcome.explained))
     finally:
         for lock in reversed(locks):
             lock.release()
@@ -218,13 +230,20 @@ def _refuse_lost_index(plan, loaded, opts: CleanupOptions) -> None:
         raise StoreError(lostindex.refusal(plan.target.store_path, loaded.exists, plan.lost_index_transcripts))
 
 
-def _apply(cfg, target, loaded, settings, mode, opts, env, now_ms, logs, lock_paths: list[str]) -> dict:
+def _apply(cfg, target, loaded, settings, mode, opts, env, now_ms, logs, lock_paths: list[str],
+           explained: list[list[str]]) -> dict:
     from openclaw_cli.maintenance.execute import execute
 
     plan = _plan(cfg, target, loaded, settings, mode, opts, env, now_ms, lock_paths)
     _refuse_lost_index(plan, loaded, opts)
     execute(plan)
     logs.extend(plan.logs)
+    if plan.why is not None:
+        from openclaw_cli.maintenance import render
+
+        fields, lines = render.applied_explain(plan)
+        explained.append(lines)
+        return {**plan.summary, **fields}
     return plan.summary
 
 

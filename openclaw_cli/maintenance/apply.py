@@ -10,6 +10,7 @@ from openclaw_cli.js import json as jsjson
 from openclaw_cli.js.strings import js_trim
 from openclaw_cli.maintenance import archive, budget, lostindex, steps
 from openclaw_cli.maintenance.entries import EntryPaths
+from openclaw_cli.maintenance.explain import Explain
 from openclaw_cli.maintenance.fsview import Effect, FsView
 from openclaw_cli.maintenance.plan import CleanupOptions, Target, build_summary, dm_scope_of, preserve_keys
 from openclaw_cli.maintenance.settings import MaintenanceSettings
@@ -27,6 +28,11 @@ class ApplyPlan:
     summary: dict
     logs: list[tuple[str, str]] = field(default_factory=list)  # (level, message), as OpenClaw logs
     lost_index_transcripts: int = 0  # transcripts swept although the store had no entries
+    why: Explain | None = None  # with --explain: the rule behind every decision
+    actions: dict[str, str] = field(default_factory=dict)  # with --explain: store key -> what the run does to it
+    mtimes: dict[str, float] = field(default_factory=dict)  # with --explain: each scanned file's mtime (ms)
+    before_store: dict[str, dict] = field(default_factory=dict)  # with --explain: the store as loaded
+    now_ms: int = 0
 
 
 @dataclass(frozen=True)
@@ -66,14 +72,18 @@ class _Maintenance:
     pruned: int = 0
     capped: int = 0
     logs: list[tuple[str, str]] = field(default_factory=list)
+    actions: dict[str, str] = field(default_factory=dict)  # key -> the step that removed it (with --explain)
 
 
 def plan_apply(req: ApplyRequest) -> ApplyPlan:
     """runSessionsCleanup's apply step for one target, with every file effect recorded, not made."""
     paths = EntryPaths(req.view, req.env)
     before: dict[str, dict] = req.loaded.store
+    why = Explain() if req.opts.explain else None
+    mtimes = ({f.canonical: f.mtime_ms for f in (*req.view.list_files(), *req.view.list_blob_files())}
+              if why is not None else {})
     # 1. --fix-missing / --fix-dm-scope decided on a working copy of the freshly loaded store.
-    fixes = _decide_fixes(req, paths, before.copy())
+    fixes = _decide_fixes(req, paths, before.copy(), why)
     # 2. The lifecycle mutation on the store as loaded: guarded removals, then repairs.
     store = before.copy()
     _apply_fixes(store, fixes, paths)
@@ -83,7 +93,7 @@ def plan_apply(req: ApplyRequest) -> ApplyPlan:
     if req.mode == "warn":
         done = _warn_only(req, paths, store)
     else:
-        done = _enforce(req, paths, store, swept)
+        done = _enforce(req, paths, store, swept, why)
     # 4. The write: prompt blobs first, then the store, skipped when the bytes would not change.
     proj, write_store = _note_write(req, store)
     # 5. After the write: archive retired direct-DM transcripts, then sweep orphans (enforce only).
@@ -98,22 +108,65 @@ def plan_apply(req: ApplyRequest) -> ApplyPlan:
         unreferenced = budget.sweep_unreferenced(
             store=store, store_path=req.target.store_path, paths=paths,
             older_than_ms=req.settings.prune_after_ms, dry_run=False, now_ms=req.now_ms,
-            on_removed=swept.append)
+            on_removed=swept.append, why=why)
     summary = _summary(req, store, fixes, done, unreferenced)
-    return ApplyPlan(req.target, proj, write_store, list(req.view.effects), summary, done.logs,
+    plan = ApplyPlan(req.target, proj, write_store, list(req.view.effects), summary, done.logs,
                      lostindex.swept_history(before, swept))
+    if why is not None:
+        plan.why, plan.actions, plan.mtimes = why, _actions(before, store, fixes, done), mtimes
+        plan.before_store, plan.now_ms = before, req.now_ms
+        if req.mode == "warn":
+            for key in before:
+                why.keep(key, "warn-mode", "session.maintenance.mode is warn: nothing is removed (--enforce applies)")
+        _explain_effects(why, plan.effects, req.target.store_path)
+    return plan
 
 
-def _decide_fixes(req: ApplyRequest, paths: EntryPaths, work: dict[str, dict]) -> _Fixes:
+def _actions(before: dict[str, dict], store: dict[str, dict], fixes: _Fixes, done: _Maintenance) -> dict[str, str]:
+    """What the run does to each key of the store as loaded, from the steps' own records."""
+    missing = {k for k, _e in fixes.missing_removals}
+    repaired = {k for k, new_file, _o, _s in fixes.repair_plans if (store.get(k) or {}).get("sessionFile") == new_file}
+    out: dict[str, str] = {}
+    for key in before:
+        if key in fixes.removed_keys:
+            out[key] = "prune-missing" if key in missing else "retire-dm-scope"
+        elif key in done.actions:
+            out[key] = done.actions[key]
+        elif key not in store:
+            out[key] = "evict-budget"
+        else:
+            out[key] = "repair-session-file" if key in repaired else "keep"
+    return out
+
+
+def _explain_effects(why: Explain, effects: list[Effect], store_path: str) -> None:
+    """Renames and deletions the sweep and the budget did not explain: archiving and archive retention."""
+    from openclaw_cli.store import artifacts
+
+    store_name = store_path.rsplit("/", 1)[-1]
+    texts = {"archive (deleted)": "transcript of a removed entry, archived as .deleted",
+             "trajectory sidecar": "trajectory sidecar of a removed entry",
+             "trajectory pointer": "trajectory pointer of a removed entry",
+             "archive retention (deleted)": ".deleted archive older than pruneAfter",
+             "archive retention (reset)": ".reset archive older than resetArchiveRetention"}
+    for effect in effects:
+        name = effect.path.rsplit("/", 1)[-1]
+        family = artifacts.family_of(name, effect.kind == "rename", store_name)
+        action = "archive" if effect.kind == "rename" else "remove"
+        why.file(effect.path, action, family, effect.reason, texts.get(effect.reason, effect.reason))
+
+
+def _decide_fixes(req: ApplyRequest, paths: EntryPaths, work: dict[str, dict], why: Explain | None) -> _Fixes:
     fixes = _Fixes()
     if req.opts.fix_missing:
         steps.prune_missing(
             work, paths, on_pruned=lambda k, e: fixes.missing_removals.append((k, e)),
-            on_repaired=lambda k, e, new, old: fixes.repair_plans.append((k, new, old, e.get("sessionId"))))
+            on_repaired=lambda k, e, new, old: fixes.repair_plans.append((k, new, old, e.get("sessionId"))),
+            why=why)
     if req.opts.fix_dm_scope:
         steps.retire_dm_scope(work, dm_scope=dm_scope_of(req.cfg), target_agent_id=req.target.agent_id,
                               active_key=req.opts.active_key,
-                              on_retired=lambda k, e: fixes.dm_removals.append((k, e)))
+                              on_retired=lambda k, e: fixes.dm_removals.append((k, e)), why=why)
     return fixes
 
 
@@ -148,11 +201,11 @@ def _apply_fixes(store: dict[str, dict], fixes: _Fixes, paths: EntryPaths) -> No
 
 
 def _budget_rules(req: ApplyRequest, *, preserve: frozenset[str] | None, warn_only: bool,
-                  on_removed: Callable[[str], None] | None = None) -> budget.BudgetRules:
+                  on_removed: Callable[[str], None] | None = None, why: Explain | None = None) -> budget.BudgetRules:
     return budget.BudgetRules(
         max_bytes=req.settings.max_disk_bytes, high_water=req.settings.high_water_bytes,
         active_key=req.opts.active_key, preserve=preserve, warn_only=warn_only, dry_run=False,
-        now_ms=req.now_ms, on_removed=on_removed)
+        now_ms=req.now_ms, on_removed=on_removed, why=why)
 
 
 def _warn_only(req: ApplyRequest, paths: EntryPaths, store: dict[str, dict]) -> _Maintenance:
@@ -168,22 +221,32 @@ def _warn_only(req: ApplyRequest, paths: EntryPaths, store: dict[str, dict]) -> 
     return done
 
 
-def _enforce(req: ApplyRequest, paths: EntryPaths, store: dict[str, dict], swept: list[str]) -> _Maintenance:
+def _enforce(req: ApplyRequest, paths: EntryPaths, store: dict[str, dict], swept: list[str],
+             why: Explain | None = None) -> _Maintenance:
     """Prune model runs and stale entries, cap, archive their transcripts, age archives, then the budget."""
     settings, now_ms = req.settings, req.now_ms
     done = _Maintenance(len(store))
     preserve = preserve_keys(req.opts.active_key)
     removed_files: dict[Any, str | None] = {}
-    remember = lambda _k, e: archive.remember_removed(removed_files, e)  # noqa: E731
+
+    def remembering(action: str) -> Callable[[str, dict], None]:
+        def remember(key: str, entry: dict) -> None:
+            archive.remember_removed(removed_files, entry)
+            if why is not None:
+                done.actions[key] = action
+        return remember
+
     if done.before_count > settings.max_entries:
         done.model_runs = steps.prune_model_runs(store, settings.model_run_prune_after_ms, now_ms, preserve,
-                                                 on_pruned=remember)
+                                                 on_pruned=remembering("prune-model-run"), why=why)
     if done.model_runs:
         done.logs.append(("info", "pruned stale gateway model-run session entries"))
-    done.pruned = steps.prune_stale(store, settings.prune_after_ms, now_ms, preserve, on_pruned=remember)
+    done.pruned = steps.prune_stale(store, settings.prune_after_ms, now_ms, preserve,
+                                    on_pruned=remembering("prune-stale"), why=why)
     if done.pruned:
         done.logs.append(("info", "pruned stale session entries"))
-    done.capped = steps.cap_entries(store, settings.max_entries, preserve, on_capped=remember)
+    done.capped = steps.cap_entries(store, settings.max_entries, preserve, on_capped=remembering("cap-overflow"),
+                                    why=why)
     if done.capped:
         done.logs.append(("info", "capped session entry count"))
     referenced_ids = _session_ids(store)
@@ -198,7 +261,7 @@ def _enforce(req: ApplyRequest, paths: EntryPaths, store: dict[str, dict], swept
         archive.age_archives(paths, dirs, rules, now_ms)
     disk = done.disk = budget.enforce_disk_budget(
         store=store, store_path=req.target.store_path, paths=paths,
-        rules=_budget_rules(req, preserve=preserve, warn_only=False, on_removed=swept.append))
+        rules=_budget_rules(req, preserve=preserve, warn_only=False, on_removed=swept.append, why=why))
     if disk is not None and disk["overBudget"]:
         if disk["totalBytesAfter"] > disk["highWaterBytes"]:
             done.logs.append(("warn", "session disk budget still above high-water target after cleanup"))

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from openclaw_cli.maintenance import projection
 from openclaw_cli.maintenance.entries import EntryPaths
+from openclaw_cli.maintenance.explain import Explain, protected_text, size, span
 from openclaw_cli.maintenance.fsview import FileInfo, FsView
 from openclaw_cli.store import artifacts, keys
 from openclaw_cli.store.artifacts import STORE_TEMP_STALE_MS
@@ -24,26 +25,38 @@ class Remover:
     removed: set[str] = field(default_factory=set)
     on_removed: Callable[[str], None] | None = None
     reason: str = ""
+    why: Explain | None = None
+    why_text: str = ""  # recorded for every file removed, when set
+    store_name: str = "sessions.json"
 
     def remove(self, path: str, canonical: str | None = None) -> int:
         canonical = canonical or self.view.canonical(path)
         if self.dry_run:
             if canonical in self.removed:
                 return 0
-            size = self.sizes.get(canonical, 0)
-            if size <= 0:
+            n = self.sizes.get(canonical, 0)
+            if n <= 0:
                 return 0
             self.removed.add(canonical)
             if self.on_removed:
                 self.on_removed(canonical)
-            return size
+            self._explain(canonical)
+            return n
         info = self.view.stat(path)
         if info is None or info[0] != "file":
             return 0
         self.view.plan_delete(path, self.reason)
         if info[1] > 0 and self.on_removed:
             self.on_removed(canonical)
+        self._explain(canonical)
         return info[1]
+
+    def _explain(self, canonical: str) -> None:
+        if self.why is not None and self.why_text:
+            name = canonical.rsplit("/", 1)[-1]
+            blob = "/skills-prompts/sha256/" in canonical
+            family = artifacts.family_of(name, False, self.store_name, in_blob_folder=blob)
+            self.why.file(canonical, "remove", family, "disk-budget", self.why_text)
 
 
 def blob_hash_of(entry) -> str | None:
@@ -115,6 +128,7 @@ class BudgetRules:
     dry_run: bool
     now_ms: int
     on_removed: Callable[[str], None] | None = None
+    why: Explain | None = None
 
 
 @dataclass
@@ -226,10 +240,17 @@ class _BudgetPass:
             if self.total <= self.high_water:
                 break
             if active and keys._lower_or_empty(key) == active:
+                if self.rules.why:
+                    self.rules.why.keep(key, "active-key", "the --active-key session (spared by the disk budget)")
                 continue
             entry = self.store.get(key)
             if entry is None or keys.should_preserve(key, entry, self.rules.preserve):
+                if entry is not None and self.rules.why:
+                    self.rules.why.keep(key, *protected_text(key, entry, self.rules.preserve))
                 continue
+            if self.rules.why:
+                self.rules.why.act(key, "evict-budget", f"over highWaterBytes by {size(self.total - self.high_water)}, "
+                                   "oldest first")
             self._drop_entry(key)
             sid = entry.get("sessionId")
             if sid:
@@ -289,7 +310,10 @@ def enforce_disk_budget(*, store: dict[str, dict], store_path: str, paths: Entry
         return _result(before, fp.total, 0, 0, 0, max_bytes, high_water, False)
     if rules.warn_only:
         return _result(before, fp.total, 0, 0, 0, max_bytes, high_water, True)
-    remover = Remover(paths.view, rules.dry_run, fp.sizes, on_removed=rules.on_removed, reason="disk budget")
+    remover = Remover(paths.view, rules.dry_run, fp.sizes, on_removed=rules.on_removed, reason="disk budget",
+                      why=rules.why, store_name=store_path.rsplit("/", 1)[-1],
+                      why_text=f"disk budget: {size(fp.total)} > maxDiskBytes {size(max_bytes)}, oldest removable "
+                      f"files first down to highWaterBytes {size(high_water)}" if rules.why else "")
     run = _BudgetPass(store, store_path, paths, rules, fp, remover, high_water, fp.total)
     run.drain_blobs()
     run.drain_files()
@@ -301,7 +325,7 @@ def enforce_disk_budget(*, store: dict[str, dict], store_path: str, paths: Entry
 
 def sweep_unreferenced(*, store: dict[str, dict], store_path: str, paths: EntryPaths, older_than_ms,
                        dry_run: bool, now_ms: int, exclude: set[str] | None = None,
-                       on_removed: Callable[[str], None] | None = None) -> dict:
+                       on_removed: Callable[[str], None] | None = None, why: Explain | None = None) -> dict:
     """Delete orphan transcripts, sidecars and checkpoints older than pruneAfter, stale temps and blobs.
 
     `on_removed` hears the canonical path of every removed file that has content."""
@@ -319,20 +343,31 @@ def sweep_unreferenced(*, store: dict[str, dict], store_path: str, paths: EntryP
     store_base = store_path.rsplit("/", 1)[-1]
     exclude = exclude or set()
 
+    note = _SweepNotes(why, store_base, referenced, now_ms, older) if why else None
     queue: list[tuple[str, FileInfo]] = []
     for f in files:
         if f.canonical in exclude:
+            if note:
+                note.excluded(f)
             continue
         if artifacts.is_store_temp(f.name, store_base):
             if f.mtime_ms <= temp_cutoff:
                 queue.append(("store", f))
+            elif note:
+                note.keep(f, "young-temp", f"store temp younger than {span(STORE_TEMP_STALE_MS)}")
         elif f.mtime_ms <= cutoff and f.canonical not in referenced and artifacts.is_unreferenced_candidate(f.name):
             queue.append(("store", f))
+        elif note:
+            note.kept_file(f)
     for f in blobs:
         if f.canonical in exclude:
+            if note:
+                note.excluded(f, blob=True)
             continue
         if _blob_removable(f, ref_counts, blob_cutoff, temp_cutoff):
             queue.append(("blob", f))
+        elif note:
+            note.kept_blob(f, ref_counts, max(older, PROMPT_BLOB_GRACE_MS))
     queue.sort(key=lambda item: item[1].mtime_ms)
 
     remover = Remover(view, dry_run, sizes, on_removed=on_removed, reason="unreferenced artifact")
@@ -342,9 +377,66 @@ def sweep_unreferenced(*, store: dict[str, dict], store_path: str, paths: EntryP
             n = _remove_blob(remover, f, ref_counts, blob_cutoff, temp_cutoff)
         else:
             n = remover.remove(f.path, f.canonical)
+        if note:
+            note.swept(f, kind == "blob", counted=n > 0 or not dry_run)
         if n <= 0:
             continue
         removed += 1
         freed += n
     return {"scannedFiles": len(files) + len(blobs), "removedFiles": removed, "freedBytes": freed,
             "olderThanMs": older}
+
+
+@dataclass
+class _SweepNotes:
+    """The sweep's decision on every file it looked at, for `--explain`."""
+
+    why: Explain
+    store_base: str
+    referenced: set[str]
+    now_ms: int
+    older: float
+
+    def _family(self, f: FileInfo, blob: bool = False) -> str:
+        return artifacts.family_of(f.name, f.canonical in self.referenced, self.store_base, in_blob_folder=blob)
+
+    def keep(self, f: FileInfo, code: str, text: str, blob: bool = False) -> None:
+        self.why.file(f.canonical, "keep", self._family(f, blob), code, text)
+
+    def excluded(self, f: FileInfo, blob: bool = False) -> None:
+        self.keep(f, "removed-entry", "belongs to an entry this plan removes (an applying run archives its "
+                  "transcript and deletes its sidecars)", blob)
+
+    def kept_file(self, f: FileInfo) -> None:
+        age = span(self.now_ms - f.mtime_ms)
+        if f.canonical in self.referenced:
+            self.keep(f, "referenced", "referenced by the store")
+        elif artifacts.is_unreferenced_candidate(f.name):
+            self.keep(f, "young", f"unreferenced, younger than pruneAfter ({age} < {span(self.older)})")
+        elif f.name == self.store_base:
+            self.keep(f, "store", "the session store")
+        elif artifacts.is_archive(f.name):
+            self.keep(f, "archive", "archive: only an applying run ages archives (.deleted after pruneAfter, "
+                      ".reset after resetArchiveRetention)")
+        elif self._family(f) == "tempsAndLocks":
+            self.keep(f, "lock", "a lock or a temp cleanup never removes")
+        else:
+            self.keep(f, "not-an-artifact", "not a session artifact: never removed")
+
+    def kept_blob(self, f: FileInfo, ref_counts: dict[str, int], grace: float) -> None:
+        h = artifacts.prompt_blob_hash(f.name)
+        if h is not None and h in ref_counts:
+            self.keep(f, "referenced", "referenced by an entry's skills snapshot", blob=True)
+        else:
+            self.keep(f, "young", f"younger than {span(grace)} (blobs and temps have a grace period)", blob=True)
+
+    def swept(self, f: FileInfo, blob: bool, counted: bool) -> None:
+        age = span(self.now_ms - f.mtime_ms)
+        if not counted:
+            self.keep(f, "empty", "empty: the preview does not count it", blob)
+        elif artifacts.is_store_temp(f.name, self.store_base) or artifacts.is_prompt_blob_temp(f.name):
+            self.why.file(f.canonical, "remove", self._family(f, blob), "stale-temp",
+                          f"stale temp, {age} > {span(STORE_TEMP_STALE_MS)}")
+        else:
+            self.why.file(f.canonical, "remove", self._family(f, blob), "unreferenced",
+                          f"unreferenced, {age} > pruneAfter {span(self.older)}")

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from openclaw_cli.maintenance import budget, lostindex, steps
 from openclaw_cli.maintenance.entries import EntryPaths
+from openclaw_cli.maintenance.explain import Explain
 from openclaw_cli.maintenance.fsview import FsView
 from openclaw_cli.maintenance.settings import MaintenanceSettings
 from openclaw_cli.store import keys
@@ -20,6 +21,7 @@ class CleanupOptions:
     fix_missing: bool = False
     fix_dm_scope: bool = False
     allow_empty_store: bool = False  # sweep the transcripts beside a store with no entries
+    explain: bool = False  # record the rule behind every decision
 
 
 @dataclass
@@ -40,6 +42,8 @@ class Preview:
     budget: set[str] = field(default_factory=set)
     dm_scope: set[str] = field(default_factory=set)
     lost_index_transcripts: int = 0  # transcripts swept although the store had no entries
+    why: Explain | None = None  # with --explain: the rule behind every decision
+    mtimes: dict[str, float] = field(default_factory=dict)  # with --explain: each scanned file's mtime (ms)
 
     def action(self, key: str) -> str:
         if key in self.dm_scope:
@@ -79,27 +83,30 @@ def preview_store(*, cfg: Mapping, target: Target, before: dict[str, dict], view
     """previewStoreCleanup: every step on a copy of the store, deletions simulated."""
     paths = EntryPaths(view, env)
     store = dict(before)
-    result = Preview(summary={}, before_store=before)
+    result = Preview(summary={}, before_store=before, why=Explain() if opts.explain else None)
+    why = result.why
+    if why is not None:
+        result.mtimes = {f.canonical: f.mtime_ms for f in (*view.list_files(), *view.list_blob_files())}
 
     missing = 0
     if opts.fix_missing:
         missing, _ = steps.prune_missing(
             store, paths, on_pruned=lambda k, _e: result.missing.add(k),
-            on_repaired=lambda k, *_a: result.repaired.add(k))
+            on_repaired=lambda k, *_a: result.repaired.add(k), why=why)
     dm_retired = 0
     if opts.fix_dm_scope:
         dm_retired = steps.retire_dm_scope(store, dm_scope=dm_scope_of(cfg), target_agent_id=target.agent_id,
                                            active_key=opts.active_key,
-                                           on_retired=lambda k, _e: result.dm_scope.add(k))
+                                           on_retired=lambda k, _e: result.dm_scope.add(k), why=why)
     preserve = preserve_keys(opts.active_key)
     model_runs = 0
     if len(store) > settings.max_entries:
         model_runs = steps.prune_model_runs(store, settings.model_run_prune_after_ms, now_ms, preserve,
-                                            on_pruned=lambda k, _e: result.model_run.add(k))
+                                            on_pruned=lambda k, _e: result.model_run.add(k), why=why)
     pruned = steps.prune_stale(store, settings.prune_after_ms, now_ms, preserve,
-                               on_pruned=lambda k, _e: result.stale.add(k))
+                               on_pruned=lambda k, _e: result.stale.add(k), why=why)
     capped = steps.cap_entries(store, settings.max_entries, preserve,
-                               on_capped=lambda k, _e: result.capped.add(k))
+                               on_capped=lambda k, _e: result.capped.add(k), why=why)
 
     excluded: set[str] = set()
     for group in (result.model_run, result.stale, result.capped, result.dm_scope):
@@ -119,10 +126,10 @@ def preview_store(*, cfg: Mapping, target: Target, before: dict[str, dict], view
         store=store, store_path=target.store_path, paths=paths,
         rules=budget.BudgetRules(max_bytes=settings.max_disk_bytes, high_water=settings.high_water_bytes,
                                  active_key=opts.active_key, preserve=preserve, warn_only=False,
-                                 dry_run=True, now_ms=now_ms, on_removed=budget_removed))
+                                 dry_run=True, now_ms=now_ms, on_removed=budget_removed, why=why))
     unreferenced = budget.sweep_unreferenced(
         store=store, store_path=target.store_path, paths=paths, older_than_ms=settings.prune_after_ms,
-        dry_run=True, now_ms=now_ms, exclude=excluded, on_removed=removed_files.append)
+        dry_run=True, now_ms=now_ms, exclude=excluded, on_removed=removed_files.append, why=why)
     result.budget = {k for k in before_budget if k not in store}
     result.lost_index_transcripts = lostindex.swept_history(before, removed_files)
 

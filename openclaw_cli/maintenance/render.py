@@ -12,6 +12,7 @@ from openclaw_cli.js.strings import (
     sanitize_terminal_text,
     utf16_len,
 )
+from openclaw_cli.maintenance import explain
 from openclaw_cli.maintenance.plan import Preview
 from openclaw_cli.ui import cells as display
 from openclaw_cli.ui.console import Style, plain_style
@@ -33,6 +34,8 @@ ACTION_STYLES = {
 
 def dry_run_lines(cfg: Mapping, preview: Preview, now_ms: int, show_agent: bool,
                   style: Style = plain_style) -> list[str]:
+    """OpenClaw's dry-run report; with the plan's reasons recorded (`--explain`), a Reason column
+    and the kept-entries summary."""
     s = preview.summary
     out: list[str] = []
     if show_agent:
@@ -55,11 +58,14 @@ def dry_run_lines(cfg: Mapping, preview: Preview, now_ms: int, show_agent: bool,
     rows = action_rows(preview)
     if not rows:
         return out
+    why = preview.why
+    flags_of = {key: display.flags_cell(entry) for key, entry, _a in rows}
+    flags_width = max([5, *(utf16_len(f) for f in flags_of.values())])
     out.append("")
     out.append("Planned session actions:")
-    header = " ".join([pad_end("Action", ACTION_PAD), pad_end("Key", 26), pad_end("Age", 9),
-                       pad_end("Model", 14), "Flags"])
-    out.append(style("heading", header))
+    columns = [pad_end("Action", ACTION_PAD), pad_end("Key", 26), pad_end("Age", 9), pad_end("Model", 14)]
+    columns += [pad_end("Flags", flags_width), "Reason"] if why else ["Flags"]
+    out.append(style("heading", " ".join(columns)))
     from openclaw_cli.listing.runtime_config import runtime_view
 
     runtime_cfg = runtime_view(cfg)
@@ -70,11 +76,44 @@ def dry_run_lines(cfg: Mapping, preview: Preview, now_ms: int, show_agent: bool,
             style("muted", display.age_cell(entry.get("updatedAt"), now_ms)),
             style("info", display.model_cell(display.display_model(cfg, key, entry, runtime_cfg=runtime_cfg))),
         ]
-        flags = display.flags_cell(entry)
-        cells.append(style("muted", flags) if flags else "")
+        flags = flags_of[key]
+        if why:
+            cells.append(style("muted", pad_end(flags, flags_width)))
+            cells.append(why.reason(key, action))
+        else:
+            cells.append(style("muted", flags) if flags else "")
         out.append(js_trim_end(" ".join(cells)))
     out.extend(label_summary_lines(rows))
+    if why:
+        out.extend(explain.protection_lines(why.protections(k for k, _e, a in rows if a == "keep")))
     return out
+
+
+def explain_json(preview: Preview, now_ms: int) -> dict:
+    """`explain` (every store key once, newest first) and `artifacts` for a store's JSON summary."""
+    why = preview.why
+    assert why is not None  # only asked with --explain
+    return explain_fields(why, action_rows(preview), now_ms, preview.mtimes)
+
+
+def explain_fields(why: explain.Explain, rows: list[tuple[str, dict, str]], now_ms: int,
+                   mtimes: dict[str, float]) -> dict:
+    return {"explain": [{"key": key, "action": action, "reason": why.reason(key, action)} for key, _e, action in rows],
+            "artifacts": explain.artifacts_json(why, now_ms, mtimes)}
+
+
+def applied_explain(plan) -> tuple[dict, list[str]]:
+    """An applying run's `explain`/`artifacts` fields and its text: each entry's action and rule, newest
+    first, then what kept the rest."""
+    why = plan.why
+    store = plan.before_store
+    ordered = sorted(store, key=lambda k: -(store[k].get("updatedAt") or 0))
+    rows = [(k, store[k], plan.actions.get(k, "keep")) for k in ordered]
+    lines = ["", "Session actions:"] if rows else []
+    lines += [f"{pad_end(action, ACTION_PAD)} {display.key_cell(key)} {why.reason(key, action)}"
+              for key, _e, action in rows]
+    lines += explain.protection_lines(why.protections(k for k, _e, a in rows if a == "keep"))
+    return explain_fields(why, rows, plan.now_ms, plan.mtimes), lines
 
 
 def action_rows(preview: Preview) -> list[tuple[str, dict, str]]:

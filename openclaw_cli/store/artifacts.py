@@ -90,6 +90,25 @@ def is_prompt_blob_temp(name: str) -> bool:
     return bool(_BLOB_TEMP.match(name))
 
 
+def family_of(name: str, referenced: bool, store_name: str, *, in_blob_folder: bool = False) -> str:
+    """The family `sessions disk` and `cleanup --explain` file a name under, by the rules above."""
+    if in_blob_folder:
+        return "promptBlobs" if is_prompt_blob(name) else "tempsAndLocks" if is_prompt_blob_temp(name) else "other"
+    if name == store_name:
+        return "sessionsJson"
+    if is_archive(name):
+        return "archives"
+    if is_checkpoint(name):
+        return "checkpoints"
+    if is_trajectory(name):
+        return "trajectories"
+    if is_primary_transcript(name):
+        return "liveTranscripts" if referenced else "unreferencedTranscripts"
+    if is_store_temp(name, store_name) or is_prompt_blob_temp(name) or name.endswith(".lock"):
+        return "tempsAndLocks"
+    return "other"
+
+
 def prompt_blob_hash(name: str) -> str | None:
     return name[:-4] if _BLOB_NAME.match(name) else None
 

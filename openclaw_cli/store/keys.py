@@ -246,3 +246,19 @@ def is_stale_direct_dm_key(key: str, *, target_agent_id: str, active_key: str | 
     if n == 4:
         return bool(parts[0]) and bool(parts[1]) and parts[2] == "direct" and bool(parts[3])
     return False
+
+
+def protection_kind(key: str, entry) -> str:
+    """What kind of conversation pointer a protected entry is (thread, topic, group, channel)."""
+    if thread_id_of(key):
+        return "thread"
+    rest = _rest_or_key_lower(key)
+    if _TELEGRAM_TOPIC.match(rest):
+        return "topic"
+    match = re.match(r"^[^:]+:(group|channel):", rest)
+    if match:
+        return match.group(1)
+    chat_type = entry.get("chatType") if isinstance(entry, dict) else None
+    if chat_type is None and isinstance(entry, dict) and isinstance(entry.get("origin"), dict):
+        chat_type = entry["origin"].get("chatType")
+    return _lower_or_empty(chat_type) or "conversation"

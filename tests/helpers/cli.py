@@ -60,3 +60,28 @@ def _flush(*streams: IO[str]) -> None:
             stream.flush()
         except (ValueError, OSError):
             pass
+
+
+def run_in_pty(args: Sequence[str], home: Path, env: dict[str, str] | None = None, timeout_s: float = 60) -> str:
+    """`python -m openclaw_cli <args>` in a child process whose stdout is a pseudo-terminal; what it
+    printed (line ends as `\\n`). The environment is HOME, PATH and `env` only."""
+    import pty
+
+    child_env = {"HOME": str(home), "PATH": os.environ.get("PATH", ""), **(env or {})}
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover - child
+        os.chdir(home)
+        os.execve(sys.executable, [sys.executable, "-m", "openclaw_cli", *args], child_env)
+    output = b""
+    deadline = time.time() + timeout_s
+    while time.time() < deadline:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        output += chunk
+    os.waitpid(pid, 0)
+    os.close(fd)
+    return output.decode(errors="replace").replace("\r\n", "\n")
