@@ -71,8 +71,8 @@ def root(
     from openclaw_cli.errors import UsageError
     from openclaw_cli.ui import console
 
-    console.set_no_color(no_color)
-    if no_color:
+    if no_color:  # main() has reset it to False for this run
+        console.set_no_color(True)
         os.environ["NO_COLOR"] = "1"
     if log_level not in ("error", "warn", "info", "debug"):
         raise UsageError(f"--log-level must be one of error, warn, info, debug (got {log_level!r})")
