@@ -73,10 +73,9 @@ def root(
 
     if no_color:  # main() has reset it to False for this run
         console.set_no_color(True)
-        os.environ["NO_COLOR"] = "1"
-    if log_level not in ("error", "warn", "info", "debug"):
+    if log_level not in console.LOG_LEVELS:
         raise UsageError(f"--log-level must be one of error, warn, info, debug (got {log_level!r})")
-    os.environ["OPENCLAW_CLI_LOG_LEVEL"] = log_level
+    console.set_log_level(log_level)
     if log_level in ("info", "debug"):
         import logging
 
@@ -96,6 +95,7 @@ def main(argv: list[str] | None = None) -> None:
     from openclaw_cli.ui import console, progress
 
     console.set_no_color(False)
+    console.set_log_level("warn")
     progress.enable(False)
     sys.stdout = GuardedStream(sys.stdout)
     try:
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> None:
         _discard_unwritable_stdout(force=True)
         sys.exit(1)
     except Exception as exc:
-        if os.environ.get("OPENCLAW_CLI_LOG_LEVEL") == "debug":
+        if console.log_level() == "debug":
             raise
         sys.stderr.write(f"openclaw: unexpected error: {type(exc).__name__}: {exc}\n")
         sys.exit(1)
