@@ -101,7 +101,12 @@ def main(argv: list[str] | None = None) -> None:
     try:
         profile, args = parse_cli_profile_args(args)
         apply_cli_profile(os.environ, profile, False)
-        code = app(args, prog_name="openclaw", standalone_mode=False)
+        from typer.main import get_command
+
+        from openclaw_cli.cli.argv import hoist_global_options
+
+        command = get_command(app)
+        code = command.main(hoist_global_options(command, args), prog_name="openclaw", standalone_mode=False)
         sys.stdout.flush()
     except CliError as err:
         _discard_unwritable_stdout()
