@@ -107,7 +107,7 @@ _openclaw_describe() {
         ' --profile') _oc_desc='Use the profile'\''s state dir (~/.openclaw-NAME) and config.' ;;
         ' --dev') _oc_desc='Profile `dev` (state in ~/.openclaw-dev, gateway port 19001).' ;;
         ' --no-color') _oc_desc='Never colour the output (NO_COLOR works too).' ;;
-        ' --log-level') _oc_desc='Diagnostics on stderr: error, warn, info or debug.' ;;
+        ' --log-level') _oc_desc='Diagnostics: error, warn, info (the default) or debug.' ;;
         ' -V'|' --version') _oc_desc='Print the version and exit.' ;;
         ' -h'|' --help') _oc_desc='Show this message and exit.' ;;
         'compact --agent') _oc_desc='Agent id that owns the session (required for global keys)' ;;

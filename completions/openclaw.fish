@@ -111,7 +111,7 @@ complete -c openclaw -n '__openclaw_at' -a completion -d 'Print the completion s
 complete -c openclaw -n '__openclaw_at' -l profile -x -a '(__openclaw_profiles)' -d 'Use the profile\'s state dir (~/.openclaw-NAME) and config.'
 complete -c openclaw -n '__openclaw_at' -l dev -d 'Profile `dev` (state in ~/.openclaw-dev, gateway port 19001).'
 complete -c openclaw -n '__openclaw_at' -l no-color -d 'Never colour the output (NO_COLOR works too).'
-complete -c openclaw -n '__openclaw_at' -l log-level -x -a 'error warn info debug' -d 'Diagnostics on stderr: error, warn, info or debug.'
+complete -c openclaw -n '__openclaw_at' -l log-level -x -a 'error warn info debug' -d 'Diagnostics: error, warn, info (the default) or debug.'
 complete -c openclaw -n '__openclaw_at' -s V -l version -d 'Print the version and exit.'
 complete -c openclaw -n '__openclaw_at' -s h -l help -d 'Show this message and exit.'
 

@@ -284,7 +284,7 @@ def test_global_options_are_settings_of_the_run_not_environment_variables(home: 
     assert console.log_level() == "error"
     with contextlib.redirect_stdout(io.StringIO()), pytest.raises(SystemExit):
         main(["sessions", "--json"])
-    assert console.log_level() == "warn"
+    assert console.log_level() == "info"
 
 
 def test_parent_json_agent_and_store_reach_list(home: Path) -> None:

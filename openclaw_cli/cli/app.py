@@ -61,8 +61,8 @@ def root(
                                 help="Use the profile's state dir (~/.openclaw-NAME) and config."),
     dev: bool = typer.Option(False, "--dev", help="Profile `dev` (state in ~/.openclaw-dev, gateway port 19001)."),
     no_color: bool = typer.Option(False, "--no-color", help="Never colour the output (NO_COLOR works too)."),
-    log_level: str = typer.Option("warn", "--log-level", metavar="LEVEL",
-                                  help="Diagnostics on stderr: error, warn, info or debug."),
+    log_level: str = typer.Option(None, "--log-level", metavar="LEVEL",
+                                  help="Diagnostics: error, warn, info (the default) or debug."),
     version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True,
                                  help="Print the version and exit."),
 ) -> None:
@@ -73,6 +73,8 @@ def root(
 
     if no_color:  # main() has reset it to False for this run
         console.set_no_color(True)
+    if log_level is None:
+        return
     if log_level not in console.LOG_LEVELS:
         raise UsageError(f"--log-level must be one of error, warn, info, debug (got {log_level!r})")
     console.set_log_level(log_level)
@@ -95,7 +97,7 @@ def main(argv: list[str] | None = None) -> None:
     from openclaw_cli.ui import console, progress
 
     console.set_no_color(False)
-    console.set_log_level("warn")
+    console.set_log_level("info")
     progress.enable(False)
     sys.stdout = GuardedStream(sys.stdout)
     try:

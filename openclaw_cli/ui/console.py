@@ -54,7 +54,7 @@ def error_line(text: str) -> None:
 
 
 _color_disabled = False
-_log_level = "warn"
+_log_level = "info"  # OpenClaw's console default: its info lines are shown
 LOG_LEVELS = ("error", "warn", "info", "debug")
 
 
@@ -67,7 +67,7 @@ def set_no_color(disabled: bool) -> None:
 
 
 def set_log_level(level: str) -> None:
-    """`--log-level` for this run (reset to `warn` at the start of every run, like the colour flag)."""
+    """`--log-level` for this run (reset to `info` at the start of every run, like the colour flag)."""
     global _log_level
     _log_level = level
 
