@@ -6,27 +6,55 @@ import os
 import sys
 
 import typer
+from typer.core import TyperGroup
 
 from openclaw_cli import __version__
 from openclaw_cli.cli import compact as compact_cli
 from openclaw_cli.cli import context as context_cli
 from openclaw_cli.cli import doctor as doctor_cli
 from openclaw_cli.cli import sessions as sessions_cli
+from openclaw_cli.cli.help import install_formatter
 
 EPILOG = """\b
+Examples:
+  openclaw sessions                        Sessions of the default agent, newest first.
+  openclaw sessions cleanup --dry-run      What maintenance would remove, and why.
+  openclaw sessions disk                   What fills the session folders.
+  openclaw context list                    What fills the main session's context window.
+  openclaw compact agent:main:main         Compact a long session.
+  openclaw doctor --lint --json            Health findings for monitoring.
+
+\b
 Exit codes:
   0   success
   1   error (bad config, unknown agent or session, corrupt store, a Gateway that refuses, I/O failure)
   2   bad usage (unknown option, bad value, conflicting options)
   75  a lock is busy (sessions cleanup: the store lock; compact: the transcript lock)
 
-\b
 Other commands (config, gateway, agents, sessions tail, ...) run OpenClaw's own CLI
 when it is installed ($OPENCLAW_CLI_UPSTREAM, else the next `openclaw` on PATH);
-without it they exit 2."""
+without it they exit 2.
+
+\b
+Files:
+  ~/.openclaw/openclaw.json           the config ($OPENCLAW_CONFIG_PATH; ~/.openclaw-NAME with --profile)
+  ~/.openclaw/agents/<id>/sessions/   each agent's sessions.json and its transcripts
+  $OPENCLAW_STATE_DIR                 the state folder, instead of ~/.openclaw"""
+
+COMMAND_ORDER = ("sessions", "context", "compact", "doctor", "completion")
+
+
+class _OrderedGroup(TyperGroup):
+    """The root's commands in the order `--help` teaches them, whether typer made them commands or groups."""
+
+    def list_commands(self, ctx) -> list[str]:
+        names = super().list_commands(ctx)
+        return sorted(names, key=lambda n: COMMAND_ORDER.index(n) if n in COMMAND_ORDER else len(COMMAND_ORDER))
+
 
 app = typer.Typer(
     name="openclaw",
+    cls=_OrderedGroup,
     epilog=EPILOG,
     help="Maintenance and inspection for OpenClaw session stores.\n\n"
          "Works directly on the files under ~/.openclaw, and hands work to a running "
@@ -37,11 +65,12 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+install_formatter()
 app.add_typer(sessions_cli.app, name="sessions")
 app.add_typer(context_cli.app, name="context")
-app.add_typer(doctor_cli.app, name="doctor")
 app.add_typer(__import__("openclaw_cli.cli.completion", fromlist=["app"]).app, name="completion")
 compact_cli.register(app)
+doctor_cli.register(app)
 
 
 def _version(value: bool) -> None:
