@@ -36,6 +36,12 @@ Exit codes:
       nothing to compact, or a result that would not shrink the context)
   2   bad usage (unknown option, bad value, conflicting options, an empty KEY)
   75  a live process holds the transcript lock
+
+\b
+Files:
+  ~/.openclaw/agents/<id>/sessions/sessions.json  the session store (the entry's new counts)
+  ~/.openclaw/agents/<id>/sessions/<id>.jsonl     the transcript (--max-lines keeps a .bak.<time>)
+  <transcript>.lock                               the write lock the Gateway also takes
 """
 
 # parent `sessions` options OpenClaw refuses for `sessions compact`, in its order

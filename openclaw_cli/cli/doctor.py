@@ -18,6 +18,12 @@ Exit codes:
   0   success (with --lint: no finding at or above --severity-min)
   1   error (with --lint: a finding at or above --severity-min, default warning)
   2   bad usage (unknown option, a lint option without --lint, an unknown --only check id)
+
+\b
+Files:
+  ~/.openclaw/openclaw.json   the config it checks (and, with --fix, rewrites; a .bak is kept)
+  ~/.openclaw/                the state folder: agents/<id>/sessions, credentials, logs
+  $OPENCLAW_STATE_DIR         the state folder, instead of ~/.openclaw
 """
 
 
