@@ -67,8 +67,10 @@ def run_compact_command(req: CompactRequest, env: MutableMapping[str, str] | Non
     """Validate, choose Gateway or local files, print like OpenClaw; the exit code."""
     from openclaw_cli.commands.gateway import parse_timeout
     from openclaw_cli.listing.options import parse_strict_positive_integer
+    from openclaw_cli.ui import progress
 
     env = os.environ if env is None else env
+    progress.enable(not req.json)  # reading a large transcript shows a bar at a terminal
     if req.refused_parent_options:
         opts = req.refused_parent_options
         raise UsageError(f"`sessions compact` does not support the parent `sessions` "

@@ -34,6 +34,9 @@ def run_context_command(mode: str, *, session: str | None, agent: str | None, to
         check_output_name(output)
     options = GatewayOptions(offline=offline, url=url, token=token, password=password,
                              timeout_ms=parse_timeout(timeout, "context"))
+    from openclaw_cli.ui import progress
+
+    progress.enable(mode != "json")  # reading a large transcript shows a bar at a terminal
     target = resolve_target(session=session, agent=agent)
     try:
         loaded = load_report(target, options)

@@ -83,8 +83,20 @@ class StoreLock:
         return os.path.basename(self.path)
 
     def acquire(self) -> StoreLock:
+        from contextlib import ExitStack
+
+        with ExitStack() as waiting:
+            self._acquire(waiting)
+        self._thread = threading.Thread(target=self._refresh, name="store-lock", daemon=True)
+        self._thread.start()
+        return self
+
+    def _acquire(self, waiting) -> None:
+        """Create the lock file, removing a stale one; while a live run holds it, wait (with a spinner
+        at a terminal) up to `wait_s`, then fail with LockBusyError."""
         self._make_folder()
         deadline = time.monotonic() + self.wait_s
+        spinning = False
         while True:
             try:
                 fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -104,6 +116,11 @@ class StoreLock:
                         raise CliError(f"cannot remove the stale store lock {self.path}: "
                                        f"{exc.strerror or exc} (nothing was changed)") from None
                     continue
+                if not spinning:
+                    from openclaw_cli.ui import progress
+
+                    waiting.enter_context(progress.waiting(f"Waiting for the store lock ({describe(holder)})"))
+                    spinning = True
                 if time.monotonic() >= deadline:
                     raise LockBusyError(
                         f"session store {self.store_path} is locked by {describe(holder)} "
@@ -121,10 +138,7 @@ class StoreLock:
             finally:
                 os.close(fd)
             self._held = True
-            break
-        self._thread = threading.Thread(target=self._refresh, name="store-lock", daemon=True)
-        self._thread.start()
-        return self
+            return
 
     def _make_folder(self) -> None:
         """The store's folder, created when missing (a fresh install's first applying run)."""

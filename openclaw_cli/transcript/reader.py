@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,13 +28,17 @@ def iter_raw_lines(path: str | Path, *, split_cr: bool = False,
     Lines end at `\\n`; with `split_cr` a lone `\\r` ends a line too (Node readline). Memory
     stays at one chunk plus the longest line. Invalid UTF-8 decodes to U+FFFD as Node does.
     """
-    with open(path, "rb") as handle:
+    from openclaw_cli.ui import progress
+
+    with open(path, "rb") as handle, progress.reading(f"Reading {Path(path).name}",
+                                                      os.fstat(handle.fileno()).st_size) as advance:
         carry = b""
         carry_offset = 0
         while True:
             chunk = handle.read(chunk_bytes)
             if not chunk:
                 break
+            advance(len(chunk))
             data = carry + chunk if carry else chunk
             start = 0
             while True:

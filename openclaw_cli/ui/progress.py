@@ -49,6 +49,42 @@ def task(description: str, total: int | None):
         bar.advance(tid, pending[0])
 
 
+MIN_BYTES = 32 << 20  # a file read below this size takes well under a second
+
+
+@contextmanager
+def reading(description: str, total_bytes: int):
+    """Yields `advance(n_bytes)` for reading a large file; a no-op unless enabled and the file is large."""
+    if not _enabled or total_bytes < MIN_BYTES:
+        yield _noop
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from openclaw_cli.ui.console import color_enabled
+
+    console = Console(stderr=True, no_color=not color_enabled(sys.stderr))
+    with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
+                  console=console, transient=True) as bar:
+        tid = bar.add_task(description, total=total_bytes)
+        yield lambda n=1: bar.advance(tid, n)
+
+
+@contextmanager
+def waiting(description: str):
+    """A spinner while waiting for something outside our control (a lock); a no-op unless enabled."""
+    if not _enabled:
+        yield
+        return
+    from rich.console import Console
+
+    from openclaw_cli.ui.console import color_enabled
+
+    console = Console(stderr=True, no_color=not color_enabled(sys.stderr))
+    with console.status(description):
+        yield
+
+
 def _noop(n: int = 1) -> None:
     return None
 
