@@ -108,3 +108,23 @@ def detect(cfg: Mapping[str, Any] | None, target: Target, env: Mapping[str, str]
     in_files = os.path.lexists(target.store_path)
     era = BOTH if in_db and in_files else SQLITE if in_db else FILES if in_files else NONE
     return AgentStore(target.agent_id, era, target.store_path, db)
+
+
+def refuse_sqlite(cfg: Mapping[str, Any] | None, targets: list[Target], command: str,
+                  env: Mapping[str, str] | None = None) -> None:
+    """Stop a command that works on sessions.json only before it sees (or writes) a phantom
+    empty store where an agent keeps its sessions in its database."""
+    from openclaw_cli.errors import CliError
+
+    found = [store for store in (detect(cfg, t, env) for t in targets) if store.in_sqlite]
+    if not found:
+        return
+    where = ", ".join(store.sqlite_path for store in found)
+    if len(found) == 1:
+        who = f"agent {found[0].agent_id} keeps its sessions"
+    else:
+        who = "agents " + ", ".join(store.agent_id for store in found) + " keep their sessions"
+    them = "it" if len(found) == 1 else "them"
+    raise CliError(f"{who} in SQLite (OpenClaw 2026.8+): {where}; {command} does not read {them} yet",
+                   hint="openclaw sessions lists them and openclaw sessions export KEY writes a transcript "
+                        "as JSONL; a running Gateway of that OpenClaw does the rest")
