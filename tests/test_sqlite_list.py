@@ -146,3 +146,35 @@ def test_json_listing_matches_openclaw_2026_9_6(tmp_path, argv):
     for r, o in zip(_ages(ref_doc), _ages(ours_doc)):
         assert (r is None) == (o is None) and (r is None or abs(o - r) <= slack)
     assert _masked(ours_doc, ours_home) == _masked(ref_doc, ref_home)
+
+
+TEXT_RUNS = [
+    ["sessions"],
+    ["sessions", "--all-agents"],
+    ["sessions", "--agent", "work"],
+    ["sessions", "list", "--all-agents", "--limit", "2"],
+    ["sessions", "--all-agents", "--active", "1"],
+]
+
+
+def _ref_text(result: refbin.Result) -> str:
+    """2026.9.6 writes the listing to stderr when stdout is piped, after its config notices."""
+    lines = [line for line in (result.stdout + result.stderr).splitlines(True)
+             if not line.startswith("Config (")]
+    return "".join(lines)
+
+
+@pytest.mark.reference
+@pytest.mark.parametrize("argv", TEXT_RUNS, ids=" ".join)
+def test_text_listing_matches_openclaw_2026_9_6(tmp_path, argv):
+    version = refbin.SQLITE_ERA_VERSION
+    if not refbin.reference_available(version):
+        pytest.fail(refbin.missing_message(version))
+    ref_home, ours_home = tmp_path / "ref", tmp_path / "ours"
+    copy_real_96(ref_home)
+    copy_real_96(ours_home)
+    ref = refbin.run_reference(argv, ref_home, version=version)
+    ours = refbin.run_ours(argv, ours_home)
+    assert (ref.returncode, ours.returncode) == (0, 0), ours.stderr
+    assert ours.stdout.replace(str(ours_home), "<HOME>") == _ref_text(ref).replace(str(ref_home), "<HOME>")
+    assert ours.stderr == ""

@@ -74,9 +74,11 @@ def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, sto
     acp_sessions = load_acp_sessions(env)
     rows = []
     shown_paths = []
+    any_sqlite = False
     for target in targets:
         path, sqlite_era, entries = _read_store(raw_cfg, target, env)
         shown_paths.append(path)
+        any_sqlite = any_sqlite or sqlite_era
         for key, entry in entries:
             if is_active(entry, now_ms, active_minutes):
                 rows.append(build_row(cfg, key, entry, target.agent_id, acp_sessions, sqlite_era=sqlite_era))
@@ -112,6 +114,19 @@ def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, sto
         lines.append(style("info", f"Filtered to last {active_minutes} minute(s)"))
     if not shown:
         lines.append("No sessions found.")
+    elif any_sqlite:
+        lines.extend(_boxed_lines(shown, now_ms, context, aggregate, style, env))
     else:
         lines.extend(table_lines(shown, now_ms, context, aggregate, style))
     output.print_lines(lines)
+
+
+def _boxed_lines(rows, now_ms, context, show_agent: bool, style, env: Mapping[str, str]) -> list[str]:
+    """2026.9.6's box-drawn table, as wide as the terminal (120 columns when piped)."""
+    from openclaw_cli.config.paths import resolve_effective_home
+    from openclaw_cli.listing.boxed import table_lines as boxed_table_lines
+    from openclaw_cli.ui.boxtable import table_width
+
+    home_prefix = "$OPENCLAW_HOME" if (env.get("OPENCLAW_HOME") or "").strip() else "~"
+    return boxed_table_lines(rows, now_ms, context, show_agent, lambda name, text: style(name, text) if name else text,
+                             table_width(sys.stdout), resolve_effective_home(env), home_prefix)

@@ -70,6 +70,15 @@ class SessionRow:
             return None
         return total
 
+    def fresh_total(self) -> Any:
+        """resolveFreshSessionTotalTokens (2026.9.6): the total only when marked fresh under
+        counting version 1."""
+        total = self.total_tokens()
+        if total is None or self.entry.get("totalTokensFresh") is not True \
+                or self.entry.get("totalTokensVersion") != 1:
+            return None
+        return total
+
 
 def acp_model_overlay(ref: ModelRef, acp_key: str, acp_runtime: bool) -> ModelRef:
     """An ACP-run session shows `acpx` / `<agentId>-acp` instead of its configured model."""
@@ -138,6 +147,8 @@ def json_row(row: SessionRow, now_ms: float, context: ContextDefaults) -> dict:
         "model": row.model_ref.model,
     }
     if row.sqlite_era:
+        # 2026.9.6 counts a total as fresh only when marked so under counting version 1.
+        overrides["totalTokensFresh"] = row.fresh_total() is not None
         visibility = entry.get("visibility")
         overrides["visibility"] = "shared" if visibility is None else visibility
         overrides["forkedFromParent"] = True if truthy(entry.get("forkedFromParent")) else UNDEFINED
