@@ -178,3 +178,17 @@ def test_text_listing_matches_openclaw_2026_9_6(tmp_path, argv):
     assert (ref.returncode, ours.returncode) == (0, 0), ours.stderr
     assert ours.stdout.replace(str(ours_home), "<HOME>") == _ref_text(ref).replace(str(ref_home), "<HOME>")
     assert ours.stderr == ""
+
+
+def test_doctor_says_it_does_not_check_a_sqlite_agent_and_touches_nothing(state_home):
+    state = state_home / ".openclaw"
+    assert run(["sessions", "--all-agents"], home=state_home).returncode == 0
+    before = folder_digest(state)
+    lint = run(["doctor", "--lint", "--json", "--severity-min", "info"], home=state_home)
+    found = [f for f in json.loads(lint.stdout)["findings"] if f["checkId"] == "core/doctor/session-store"]
+    assert [(f["severity"], f["path"]) for f in found] == [("info", str(agent_db(state, a))) for a in ("main", "work")]
+    assert found[0]["message"].startswith("Agent main keeps its sessions in SQLite (OpenClaw 2026.8+)")
+    human = run(["doctor", "--non-interactive"], home=state_home)
+    assert "doctor does not check that database yet" in human.stdout
+    assert "Entries: 0" not in human.stdout + human.stderr and "sessions cleanup" not in human.stdout
+    assert folder_digest(state) == before

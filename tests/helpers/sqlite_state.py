@@ -9,6 +9,7 @@ from pathlib import Path
 REAL_96 = Path(__file__).resolve().parents[1] / "data" / "real-2026.9.6"
 REAL_96_STATE = REAL_96 / "state"
 REAL_96_CLI = REAL_96 / "cli"
+RECORDED_HOME = "/home/user"  # the scratch home the fixture's paths were rewritten to
 
 
 def copy_real_96(home: Path) -> Path:
@@ -18,6 +19,9 @@ def copy_real_96(home: Path) -> Path:
     shutil.copytree(REAL_96_STATE, state)
     for path in [state, *state.rglob("*")]:
         path.chmod(path.stat().st_mode | stat.S_IWUSR)
+    # The generator's log file is an absolute path; OpenClaw would write it outside the copy.
+    config = state / "openclaw.json"
+    config.write_text(config.read_text().replace(f"{RECORDED_HOME}/.openclaw/logs", str(state / "logs")))
     return state
 
 
