@@ -118,6 +118,7 @@ DIFF_RUNS = [
     ["sessions", "--all-agents", "--json", "--active", "1"],
     ["sessions", "--json", "--limit", "0"],
     ["sessions", "--json", "--active", "soon"],
+    ["sessions", "--json", "--store", "{home}/.openclaw/agents/work/sessions/sessions.json"],
 ]
 
 
@@ -131,8 +132,8 @@ def test_json_listing_matches_openclaw_2026_9_6(tmp_path, argv):
     copy_real_96(ref_home)
     copy_real_96(ours_home)
     started = time.time()
-    ref = refbin.run_reference(argv, ref_home, version=version)
-    ours = refbin.run_ours(argv, ours_home)
+    ref = refbin.run_reference([a.format(home=ref_home) for a in argv], ref_home, version=version)
+    ours = refbin.run_ours([a.format(home=ours_home) for a in argv], ours_home)
     if ref.returncode != 0:
         # 2026.9.6 exits 1 with a JSON error document on stdout; a bad option value is a usage
         # error here (exit 2, the same one line on stderr, nothing on stdout): README lists it.

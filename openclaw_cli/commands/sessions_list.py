@@ -66,7 +66,11 @@ def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, sto
     context = ContextDefaults(cfg, default_model_ref(cfg, None).model)
     targets = resolve_session_store_targets(raw_cfg, store=store, agent=agent, all_agents=all_agents, env=env)
     if store:
-        check_explicit_store(targets[0].store_path)
+        from openclaw_cli.store import era
+
+        # A sessions.json path names its agent database in the SQLite era (as OpenClaw 2026.8+ maps it).
+        if not era.detect(raw_cfg, targets[0], env).in_sqlite:
+            check_explicit_store(targets[0].store_path)
     active_minutes = parse_active_minutes(active)
     row_limit = parse_limit(limit)
 

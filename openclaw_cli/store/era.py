@@ -58,15 +58,23 @@ def _configured_agent_dir(cfg: Mapping[str, Any] | None, agent_id: str) -> str |
     return None
 
 
-def _from_store_path(store_path: str) -> str:
-    """The database OpenClaw maps a sessions.json path to: `agents/<id>/sessions/sessions.json`
-    → `agents/<id>/agent/openclaw-agent.sqlite`; any other folder → the database beside it."""
+def _path_agent_dir(store_path: str) -> str | None:
+    """`agents/<id>` when the path is `agents/<id>/sessions/sessions.json`."""
     sessions_dir = os.path.dirname(store_path)
     agent_dir = os.path.dirname(sessions_dir)
     if (os.path.basename(store_path) == "sessions.json" and os.path.basename(sessions_dir) == "sessions"
             and os.path.basename(os.path.dirname(agent_dir)) == "agents"):
+        return agent_dir
+    return None
+
+
+def _from_store_path(store_path: str) -> str:
+    """The database OpenClaw maps a sessions.json path to: `agents/<id>/sessions/sessions.json`
+    → `agents/<id>/agent/openclaw-agent.sqlite`; any other folder → the database beside it."""
+    agent_dir = _path_agent_dir(store_path)
+    if agent_dir is not None:
         return os.path.join(agent_dir, "agent", AGENT_DB_FILENAME)
-    return os.path.join(sessions_dir, AGENT_DB_FILENAME)
+    return os.path.join(os.path.dirname(store_path), AGENT_DB_FILENAME)
 
 
 def agent_db_path(cfg: Mapping[str, Any] | None, target: Target, env: Mapping[str, str] | None = None) -> str:
@@ -102,7 +110,11 @@ def has_session_tables(path: str) -> bool:
 
 
 def detect(cfg: Mapping[str, Any] | None, target: Target, env: Mapping[str, str] | None = None) -> AgentStore:
-    """The one answer to "which store does this agent have?"."""
+    """The one answer to "which store does this agent have?". A store path inside
+    `agents/<id>/` names agent `<id>` (as OpenClaw maps an explicit `--store`)."""
+    agent_dir = _path_agent_dir(target.store_path)
+    if agent_dir is not None:
+        target = Target(normalize_agent_id(os.path.basename(agent_dir)), target.store_path)
     db = agent_db_path(cfg, target, env)
     in_db = has_session_tables(db)
     in_files = os.path.lexists(target.store_path)
