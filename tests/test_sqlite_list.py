@@ -193,3 +193,53 @@ def test_doctor_says_it_does_not_check_a_sqlite_agent_and_touches_nothing(state_
     assert "doctor does not check that database yet" in human.stdout
     assert "Entries: 0" not in human.stdout + human.stderr and "sessions cleanup" not in human.stdout
     assert folder_digest(state) == before
+
+
+def _in_terminal(argv: list[str], env: dict[str, str], cwd: Path, columns: int) -> str:
+    """What a command prints to a terminal `columns` wide (a pseudo-terminal; stdout and stderr)."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
+    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd, close_fds=True)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=120)
+    os.close(master)
+    return b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
+
+
+@pytest.mark.reference
+@pytest.mark.parametrize("columns", [70, 100, 160])
+def test_the_table_fits_the_terminal_as_openclaw_2026_9_6_fits_it(tmp_path, columns):
+    version = refbin.SQLITE_ERA_VERSION
+    if not refbin.reference_available(version):
+        pytest.fail(refbin.missing_message(version))
+    import sys
+
+    ref_home, ours_home = tmp_path / "ref", tmp_path / "ours"
+    copy_real_96(ref_home)
+    copy_real_96(ours_home)
+    ref_env = refbin.clean_env(ref_home)
+    ref_env["PATH"] = f"{refbin.reference_node_bin_dir()}:{ref_env['PATH']}"
+    argv = ["sessions", "--all-agents"]
+    ref = _in_terminal([str(refbin.reference_bin(version)), *argv], ref_env, ref_home, columns)
+    ours = _in_terminal([sys.executable, "-m", "openclaw_cli", *argv], refbin.clean_env(ours_home), ours_home, columns)
+    ref_text = "".join(line for line in ref.splitlines(True) if not line.startswith("Config ("))
+    widest = max(len(line) for line in ours.splitlines())
+    # As wide as the terminal, unless the headers need more (8 columns cannot go below 71).
+    assert widest == max(columns, 71)
+    assert ours.replace(str(ours_home), "<HOME>") == ref_text.replace(str(ref_home), "<HOME>")
