@@ -40,6 +40,7 @@ def sessions(
       openclaw sessions --limit 25 --json  The newest 25 sessions as JSON.
       openclaw sessions cleanup --dry-run  Preview store maintenance.
       openclaw sessions disk               What uses the disk, and what cleanup would free.
+      openclaw sessions export main        A SQLite-era transcript (2026.8+) as JSONL.
 
     \b
     Exit codes:
