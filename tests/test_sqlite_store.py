@@ -160,3 +160,24 @@ def test_a_file_that_is_not_a_database_is_one_clear_error(tmp_path):
     db.write_bytes(b"not a database at all" * 100)
     with pytest.raises(StoreError, match="not a database"), open_agent_db(str(db)):
         pass
+
+
+def test_committed_rows_still_in_the_wal_are_read_while_a_writer_holds_its_lock(state):
+    import apsw
+
+    db = agent_db(state)
+    writer = apsw.Connection(str(db))
+    try:
+        writer.execute("PRAGMA wal_autocheckpoint = 0")
+        writer.execute("UPDATE session_nodes SET entry_json = json_set(entry_json, '$.label', 'from the wal') "
+                       "WHERE session_key = 'agent:main:main'")
+        assert os.path.getsize(f"{db}-wal") > 0
+        main_file = (db.read_bytes(), os.path.getsize(f"{db}-wal"))
+        writer.execute("BEGIN IMMEDIATE")  # a Gateway in the middle of a write
+        with open_agent_db(str(db), "main") as opened:
+            entry = dict(read_entries(opened))["agent:main:main"]
+        assert entry["label"] == "from the wal"
+        assert (db.read_bytes(), os.path.getsize(f"{db}-wal")) == main_file  # no checkpoint by the reader
+        writer.execute("ROLLBACK")
+    finally:
+        writer.close()
