@@ -13,7 +13,7 @@ _openclaw_spec() {
             _oc_vals='--profile --log-level'
             _oc_args=0 ;;
         'sessions')
-            _oc_cmds='list cleanup disk compact'
+            _oc_cmds='list cleanup disk export compact'
             _oc_opts='--active --agent --all-agents --json --limit --store --verbose -h --help'
             _oc_vals='--active --agent --limit --store'
             _oc_args=0 ;;
@@ -32,6 +32,11 @@ _openclaw_spec() {
             _oc_opts='--agent --all-agents --json --store --top -h --help'
             _oc_vals='--agent --store --top'
             _oc_args=0 ;;
+        'sessions export')
+            _oc_cmds=''
+            _oc_opts='--all --agent --output --force --json -h --help'
+            _oc_vals='--agent --output'
+            _oc_args=1 ;;
         'sessions compact')
             _oc_cmds=''
             _oc_opts='--agent --max-lines --json --url --token --password --timeout --dry-run --offline --summarizer --base-url --model --api-key-env --summary-file -h --help'
@@ -113,6 +118,7 @@ _openclaw_describe() {
         'sessions list') _oc_desc='List stored conversation sessions (same as `openclaw sessions`).' ;;
         'sessions cleanup') _oc_desc='Run session-store maintenance now.' ;;
         'sessions disk') _oc_desc='Show what uses the disk in the session folders, and what cleanup would free.' ;;
+        'sessions export') _oc_desc='Write SQLite-era transcripts (OpenClaw 2026.8+) as file-era JSONL files.' ;;
         'sessions compact') _oc_desc='Compact a stored session transcript: through the running Gateway, or directly on the files when none runs.' ;;
         'sessions --active') _oc_desc='Only show sessions updated within the past N minutes' ;;
         'sessions --agent') _oc_desc='Agent id to inspect (default: configured default agent)' ;;
@@ -155,6 +161,12 @@ _openclaw_describe() {
         'sessions disk --store') _oc_desc='Path to session store (default: resolved from config)' ;;
         'sessions disk --top') _oc_desc='How many of the largest sessions to show (default: 10)' ;;
         'sessions disk -h'|'sessions disk --help') _oc_desc='Show this message and exit.' ;;
+        'sessions export --all') _oc_desc='Every session of the agent' ;;
+        'sessions export --agent') _oc_desc='Agent id (default: the key'\''s agent, else the configured default agent)' ;;
+        'sessions export --output') _oc_desc='Folder to write into (default: the current one)' ;;
+        'sessions export --force') _oc_desc='Replace files that exist' ;;
+        'sessions export --json') _oc_desc='Output as JSON' ;;
+        'sessions export -h'|'sessions export --help') _oc_desc='Show this message and exit.' ;;
         'sessions compact --agent') _oc_desc='Agent id that owns the session (required for global keys)' ;;
         'sessions compact --max-lines') _oc_desc='Truncate to the last N transcript lines instead of LLM summarization' ;;
         'sessions compact --json') _oc_desc='Output JSON' ;;
@@ -262,9 +274,9 @@ _openclaw_values() {
             COMPREPLY=($(compgen -W 'error warn info debug' -- "$3")) ;;
         'sessions --active' | 'sessions --limit' | 'sessions list --active' | 'sessions list --limit' | 'sessions cleanup --active-key' | 'sessions cleanup --url' | 'sessions cleanup --port' | 'sessions cleanup --token' | 'sessions cleanup --password' | 'sessions cleanup --timeout' | 'sessions cleanup --wait' | 'sessions disk --top' | 'sessions compact --max-lines' | 'sessions compact --url' | 'sessions compact --token' | 'sessions compact --password' | 'sessions compact --timeout' | 'sessions compact --base-url' | 'sessions compact --model' | 'context list --session' | 'context list --url' | 'context list --token' | 'context list --password' | 'context list --timeout' | 'context detail --session' | 'context detail --url' | 'context detail --token' | 'context detail --password' | 'context detail --timeout' | 'context json --session' | 'context json --url' | 'context json --token' | 'context json --password' | 'context json --timeout' | 'context map --session' | 'context map --url' | 'context map --token' | 'context map --password' | 'context map --timeout' | 'compact --max-lines' | 'compact --url' | 'compact --token' | 'compact --password' | 'compact --timeout' | 'compact --base-url' | 'compact --model')
             COMPREPLY=() ;;
-        'sessions --agent' | 'sessions list --agent' | 'sessions cleanup --agent' | 'sessions disk --agent' | 'sessions compact --agent' | 'context list --agent' | 'context detail --agent' | 'context json --agent' | 'context map --agent' | 'compact --agent')
+        'sessions --agent' | 'sessions list --agent' | 'sessions cleanup --agent' | 'sessions disk --agent' | 'sessions export --agent' | 'sessions compact --agent' | 'context list --agent' | 'context detail --agent' | 'context json --agent' | 'context map --agent' | 'compact --agent')
             _openclaw_agent_ids "$3" ;;
-        'sessions --store' | 'sessions list --store' | 'sessions cleanup --store' | 'sessions disk --store' | 'sessions compact --summary-file' | 'context map -o' | 'context map --output' | 'compact --summary-file')
+        'sessions --store' | 'sessions list --store' | 'sessions cleanup --store' | 'sessions disk --store' | 'sessions export --output' | 'sessions compact --summary-file' | 'context map -o' | 'context map --output' | 'compact --summary-file')
             _openclaw_files "$3" ;;
         'sessions compact --summarizer' | 'compact --summarizer')
             COMPREPLY=($(compgen -W 'extractive openai' -- "$3")) ;;

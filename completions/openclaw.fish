@@ -7,7 +7,7 @@ function __openclaw_subcommands --argument-names path --description 'The sub-com
         case ''
             printf '%s\n' sessions context compact doctor completion
         case 'sessions'
-            printf '%s\n' list cleanup disk compact
+            printf '%s\n' list cleanup disk export compact
         case 'context'
             printf '%s\n' list detail json map
         case 'completion'
@@ -27,6 +27,8 @@ function __openclaw_value_options --argument-names path --description 'The optio
             printf '%s\n' --active-key --agent --store --url --port --token --password --timeout --wait
         case 'sessions disk'
             printf '%s\n' --agent --store --top
+        case 'sessions export'
+            printf '%s\n' --agent --output
         case 'sessions compact'
             printf '%s\n' --agent --max-lines --url --token --password --timeout --summarizer --base-url --model --api-key-env --summary-file
         case 'context list'
@@ -119,6 +121,7 @@ complete -c openclaw -n '__openclaw_at' -s h -l help -d 'Show this message and e
 complete -c openclaw -n '__openclaw_at sessions' -a list -d 'List stored conversation sessions (same as `openclaw sessions`).'
 complete -c openclaw -n '__openclaw_at sessions' -a cleanup -d 'Run session-store maintenance now.'
 complete -c openclaw -n '__openclaw_at sessions' -a disk -d 'Show what uses the disk in the session folders, and what cleanup would free.'
+complete -c openclaw -n '__openclaw_at sessions' -a export -d 'Write SQLite-era transcripts (OpenClaw 2026.8+) as file-era JSONL files.'
 complete -c openclaw -n '__openclaw_at sessions' -a compact -d 'Compact a stored session transcript: through the running Gateway, or directly on the files when none runs.'
 complete -c openclaw -n '__openclaw_at sessions' -l active -x -d 'Only show sessions updated within the past N minutes'
 complete -c openclaw -n '__openclaw_at sessions' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id to inspect (default: configured default agent)'
@@ -167,6 +170,14 @@ complete -c openclaw -n '__openclaw_at sessions disk' -l json -d 'Output as JSON
 complete -c openclaw -n '__openclaw_at sessions disk' -l store -r -F -d 'Path to session store (default: resolved from config)'
 complete -c openclaw -n '__openclaw_at sessions disk' -l top -x -d 'How many of the largest sessions to show (default: 10)'
 complete -c openclaw -n '__openclaw_at sessions disk' -s h -l help -d 'Show this message and exit.'
+
+# openclaw sessions export
+complete -c openclaw -n '__openclaw_at sessions export' -l all -d 'Every session of the agent'
+complete -c openclaw -n '__openclaw_at sessions export' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id (default: the key\'s agent, else the configured default agent)'
+complete -c openclaw -n '__openclaw_at sessions export' -l output -r -F -d 'Folder to write into (default: the current one)'
+complete -c openclaw -n '__openclaw_at sessions export' -l force -d 'Replace files that exist'
+complete -c openclaw -n '__openclaw_at sessions export' -l json -d 'Output as JSON'
+complete -c openclaw -n '__openclaw_at sessions export' -s h -l help -d 'Show this message and exit.'
 
 # openclaw sessions compact
 complete -c openclaw -n '__openclaw_at sessions compact' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id that owns the session (required for global keys)'

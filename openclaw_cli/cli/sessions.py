@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from openclaw_cli.cli import compact as compact_cli
+from openclaw_cli.cli.help import Command as HelpCommand
 
 app = typer.Typer(
     short_help="List sessions and maintain the session stores.",
@@ -41,6 +42,7 @@ def sessions(
       openclaw sessions --limit 25 --json  The newest 25 sessions as JSON.
       openclaw sessions cleanup --dry-run  Preview store maintenance.
       openclaw sessions disk               What uses the disk, and what cleanup would free.
+      openclaw sessions export main        A SQLite-era transcript (2026.8+) as JSONL.
 
     \b
     Exit codes:
@@ -222,6 +224,46 @@ def disk_cmd(
                      all_agents=all_agents or bool(parent.get("all_agents")),
                      store=store if store is not None else parent.get("store"),
                      json_out=json_out or bool(parent.get("json")), top=top)
+
+
+EXPORT_EPILOG = """\b
+Examples:
+  openclaw sessions export agent:main:main            Write <sessionId>.jsonl here.
+  openclaw sessions export scratchpad --output /tmp   A key of the default agent, into /tmp.
+  openclaw sessions export --all --agent work --json  Every session of agent work, as JSON.
+
+\b
+Exit codes:
+  0   every file written
+  1   error (not a SQLite-era agent, unknown session, a file exists, newer schema)
+  2   bad usage (neither KEY nor --all, or both)"""
+
+
+@app.command("export", cls=HelpCommand, short_help="Write SQLite-era transcripts as file-era JSONL files.",
+             epilog=EXPORT_EPILOG)
+def export_cmd(
+    ctx: typer.Context,
+    key: str = typer.Argument(None, metavar="KEY", help="Session key (agent:<id>:<key>, or a key of the agent)"),
+    all_sessions: bool = typer.Option(False, "--all", help="Every session of the agent"),
+    agent: str = typer.Option(None, "--agent", metavar="ID",
+                              help="Agent id (default: the key's agent, else the configured default agent)"),
+    output: str = typer.Option(None, "--output", metavar="DIR", help="Folder to write into (default: the current one)"),
+    force: bool = typer.Option(False, "--force", help="Replace files that exist"),
+    json_out: bool = typer.Option(False, "--json", help="Output as JSON"),
+) -> None:
+    """Write SQLite-era transcripts (OpenClaw 2026.8+) as file-era JSONL files.
+
+    Each session becomes `<sessionId>.jsonl`: its header, then one event per line, exactly as
+    the agent database stores them (compressed events decoded), so tools that read file-era
+    transcripts read it. Reads the database only (read-only, one snapshot); an existing file is
+    kept unless --force.
+    """
+    from openclaw_cli.commands.sessions_export import run_export_command
+
+    parent = ctx.obj or {}
+    run_export_command(key=key, all_sessions=all_sessions,
+                       agent=agent if agent is not None else parent.get("agent"), output=output, force=force,
+                       json_out=json_out or bool(parent.get("json")))
 
 
 compact_cli.register(app)

@@ -137,6 +137,9 @@ def resolve_targets(cfg: Mapping, req: CleanupRequest, env: Mapping[str, str]) -
 
     found = resolve_session_store_targets(cfg, store=req.store, agent=req.agent, all_agents=req.all_agents,
                                           env=env)
+    from openclaw_cli.store.era import refuse_sqlite
+
+    refuse_sqlite(cfg, found, "sessions cleanup", env)
     if req.store:
         check_explicit_store(found[0].store_path)
     return [Target(t.agent_id, t.store_path) for t in found]

@@ -303,6 +303,10 @@ def _run_offline(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
 
     cfg = load_config(env).data
     target = resolve_local_target(cfg, env, req.key, req.agent)
+    from openclaw_cli.config.agents import Target
+    from openclaw_cli.store.era import refuse_sqlite
+
+    refuse_sqlite(cfg, [Target(target.agent_id, target.store_path)], "compact", env)
     summary_text = None
     if req.summary_file is not None:
         from openclaw_cli.compact.summarizers.text import read_summary_text

@@ -39,6 +39,9 @@ def run_disk_command(*, agent: str | None, all_agents: bool, store: str | None, 
     cfg = load_config(env).data
     settings = resolve_maintenance(object_at(cfg, "session").get("maintenance"))
     targets = resolve_session_store_targets(cfg, store=store, agent=agent, all_agents=all_agents, env=env)
+    from openclaw_cli.store.era import refuse_sqlite
+
+    refuse_sqlite(cfg, targets, "sessions disk", env)
     if store:
         check_explicit_store(targets[0].store_path)
     loaded = [(t, load_store(t.store_path)) for t in targets]  # every store parses before any output

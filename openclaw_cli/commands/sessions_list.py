@@ -16,6 +16,26 @@ def _load_entries(path: str) -> Mapping:
     return load_store(path).store
 
 
+def _read_store(cfg: Mapping, target, env: Mapping[str, str]) -> tuple[str, bool, list[tuple[str, Mapping]]]:
+    """The store's display path, whether it is an agent database, and its (key, entry) pairs: the
+    database when the agent has one with sessions (as OpenClaw 2026.8+ reads it), else sessions.json."""
+    from openclaw_cli.listing.rows import iter_entries
+    from openclaw_cli.store import era
+
+    found = era.detect(cfg, target, env)
+    if not found.in_sqlite:
+        return target.store_path, False, list(iter_entries(_load_entries(target.store_path)))
+    from openclaw_cli.store.sqlite.connection import open_agent_db
+    from openclaw_cli.store.sqlite.entries import read_entries
+    from openclaw_cli.ui import console as output
+
+    if found.era == era.BOTH:
+        output.note(f"agent {found.agent_id} has both {found.sqlite_path} and {found.sessions_json} "
+                    "(a migration not finished); listing the database, as OpenClaw does")
+    with open_agent_db(found.sqlite_path, found.agent_id) as db:
+        return found.sqlite_path, True, list(read_entries(db, listing=True))
+
+
 def _style():
     from openclaw_cli.ui import console as output
 
@@ -36,7 +56,7 @@ def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, sto
     from openclaw_cli.listing.context_tokens import ContextDefaults
     from openclaw_cli.listing.model_ref import default_model_ref
     from openclaw_cli.listing.options import parse_active_minutes, parse_limit
-    from openclaw_cli.listing.rows import build_row, is_active, iter_entries, json_row, select_newest
+    from openclaw_cli.listing.rows import build_row, is_active, json_row, select_newest
     from openclaw_cli.listing.runtime_config import runtime_view
     from openclaw_cli.ui import console as output
 
@@ -46,26 +66,35 @@ def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, sto
     context = ContextDefaults(cfg, default_model_ref(cfg, None).model)
     targets = resolve_session_store_targets(raw_cfg, store=store, agent=agent, all_agents=all_agents, env=env)
     if store:
-        check_explicit_store(targets[0].store_path)
+        from openclaw_cli.store import era
+
+        # A sessions.json path names its agent database in the SQLite era (as OpenClaw 2026.8+ maps it).
+        if not era.detect(raw_cfg, targets[0], env).in_sqlite:
+            check_explicit_store(targets[0].store_path)
     active_minutes = parse_active_minutes(active)
     row_limit = parse_limit(limit)
 
     now_ms = int(time.time() * 1000)
     acp_sessions = load_acp_sessions(env)
     rows = []
+    shown_paths = []
+    any_sqlite = False
     for target in targets:
-        for key, entry in iter_entries(_load_entries(target.store_path)):
+        path, sqlite_era, entries = _read_store(raw_cfg, target, env)
+        shown_paths.append(path)
+        any_sqlite = any_sqlite or sqlite_era
+        for key, entry in entries:
             if is_active(entry, now_ms, active_minutes):
-                rows.append(build_row(cfg, key, entry, target.agent_id, acp_sessions))
+                rows.append(build_row(cfg, key, entry, target.agent_id, acp_sessions, sqlite_era=sqlite_era))
     total = len(rows)
     shown = select_newest(rows, row_limit)
     has_more = len(shown) < total
     aggregate = all_agents or len(targets) > 1
 
     if json_out:
-        doc: dict = {"path": None if aggregate else targets[0].store_path}
+        doc: dict = {"path": None if aggregate else shown_paths[0]}
         if aggregate:
-            doc["stores"] = [{"agentId": t.agent_id, "path": t.store_path} for t in targets]
+            doc["stores"] = [{"agentId": t.agent_id, "path": p} for t, p in zip(targets, shown_paths)]
         if all_agents:
             doc["allAgents"] = True
         doc.update(count=len(shown), totalCount=total, limitApplied=row_limit, hasMore=has_more,
@@ -77,7 +106,7 @@ def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, sto
 
     style = _style()
     if len(targets) == 1 and not all_agents:
-        lines = [style("info", f"Session store: {targets[0].store_path}")]
+        lines = [style("info", f"Session store: {shown_paths[0]}")]
     else:
         ids = ", ".join(t.agent_id for t in targets)
         lines = [style("info", f"Session stores: {len(targets)} ({ids})")]
@@ -89,6 +118,19 @@ def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, sto
         lines.append(style("info", f"Filtered to last {active_minutes} minute(s)"))
     if not shown:
         lines.append("No sessions found.")
+    elif any_sqlite:
+        lines.extend(_boxed_lines(shown, now_ms, context, aggregate, style, env))
     else:
         lines.extend(table_lines(shown, now_ms, context, aggregate, style))
     output.print_lines(lines)
+
+
+def _boxed_lines(rows, now_ms, context, show_agent: bool, style, env: Mapping[str, str]) -> list[str]:
+    """2026.9.6's box-drawn table, as wide as the terminal (120 columns when piped)."""
+    from openclaw_cli.config.paths import resolve_effective_home
+    from openclaw_cli.listing.boxed import table_lines as boxed_table_lines
+    from openclaw_cli.ui.boxtable import table_width
+
+    home_prefix = "$OPENCLAW_HOME" if (env.get("OPENCLAW_HOME") or "").strip() else "~"
+    return boxed_table_lines(rows, now_ms, context, show_agent, lambda name, text: style(name, text) if name else text,
+                             table_width(sys.stdout), resolve_effective_home(env), home_prefix)

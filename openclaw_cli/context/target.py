@@ -97,6 +97,10 @@ def resolve_target(*, session: str | None = None, agent: str | None = None,
             raise CliError(f"session {key} does not belong to agent {agent_id}")
         agent_id = normalize_agent_id(parsed[0])
     store_path = resolve_store_path(session_store_template(cfg), agent_id, env)
+    from openclaw_cli.config.agents import Target as StoreTarget
+    from openclaw_cli.store.era import refuse_sqlite
+
+    refuse_sqlite(cfg, [StoreTarget(agent_id, store_path)], "context", env)
     loaded = load_store(store_path)
     entry = loaded.store.get(key)
     return Target(cfg=cfg, env=env, agent_id=agent_id, session_key=key, store_path=store_path,

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from openclaw_cli.js.values import UNDEFINED
+from openclaw_cli.js.values import UNDEFINED, truthy
 from openclaw_cli.listing.acp import AcpMeta, meta_for_entry
 from openclaw_cli.listing.context_tokens import ContextDefaults
 from openclaw_cli.listing.kind import classify_session_kind
@@ -28,6 +28,16 @@ _ENTRY_FIELDS = (
     "outputTokens", "totalTokens", "totalTokensFresh", "model", "modelProvider", "providerOverride",
     "modelOverride", "contextTokens",
 )
+# The same in 2026.9.6, for a SQLite-era store: no sessionFile; colour, visibility (default
+# "shared"), owner and participants, the token-count version.
+_ENTRY_FIELDS_SQLITE = (
+    "sessionId", "spawnedBy", "spawnedWorkspaceDir", "spawnedCwd", "parentSessionKey", "forkedFromParent",
+    "spawnDepth", "subagentRole", "subagentControlScope", "sessionStartedAt", "lastInteractionAt", "label",
+    "color", "status", "visibility", "createdActor", "owner", "participants", "participantCount", "systemSent",
+    "abortedLastRun", "thinkingLevel", "verboseLevel", "traceLevel", "reasoningLevel", "elevatedLevel",
+    "responseUsage", "groupActivation", "inputTokens", "outputTokens", "totalTokens", "totalTokensFresh",
+    "totalTokensVersion", "model", "modelProvider", "providerOverride", "modelOverride", "contextTokens",
+)
 
 
 @dataclass
@@ -45,6 +55,7 @@ class SessionRow:
     policy_key: str | None
     runtime_label: str
     extra: dict = field(default_factory=dict)
+    sqlite_era: bool = False  # read from an agent database (2026.9.6's row shape)
 
     @property
     def sort_value(self) -> float:
@@ -59,6 +70,15 @@ class SessionRow:
             return None
         return total
 
+    def fresh_total(self) -> Any:
+        """resolveFreshSessionTotalTokens (2026.9.6): the total only when marked fresh under
+        counting version 1."""
+        total = self.total_tokens()
+        if total is None or self.entry.get("totalTokensFresh") is not True \
+                or self.entry.get("totalTokensVersion") != 1:
+            return None
+        return total
+
 
 def acp_model_overlay(ref: ModelRef, acp_key: str, acp_runtime: bool) -> ModelRef:
     """An ACP-run session shows `acpx` / `<agentId>-acp` instead of its configured model."""
@@ -69,7 +89,7 @@ def acp_model_overlay(ref: ModelRef, acp_key: str, acp_runtime: bool) -> ModelRe
 
 
 def build_row(cfg: Mapping, key: str, entry: Mapping, store_agent_id: str,
-              acp_sessions: Mapping[str, AcpMeta]) -> SessionRow:
+              acp_sessions: Mapping[str, AcpMeta], *, sqlite_era: bool = False) -> SessionRow:
     parsed = parse_agent_key(key)
     agent_id = parsed[0] if parsed else store_agent_id
     acp_key = stored_key_for_agent_store(cfg, agent_id, key)
@@ -78,12 +98,12 @@ def build_row(cfg: Mapping, key: str, entry: Mapping, store_agent_id: str,
     ref = acp_model_overlay(display_model_ref(cfg, key, entry), acp_key, acp_runtime)
     backend = meta.backend if meta is not None and isinstance(meta.backend, str) else None
     runtime = agent_runtime(cfg, agent_id=agent_id, provider=ref.provider, model=ref.model, session_key=acp_key,
-                            acp_runtime=acp_runtime, acp_backend=backend)
+                            acp_runtime=acp_runtime, acp_backend=backend, entry=entry if sqlite_era else None)
     updated_at = entry.get("updatedAt")
     return SessionRow(
         key=key, entry=entry, agent_id=agent_id, updated_at=updated_at, model_ref=ref, acp_runtime=acp_runtime,
         agent_runtime=runtime, kind=classify_session_kind(key, entry), policy_key=runtime_policy_key(cfg, key, entry),
-        runtime_label=runtime_label(cfg, entry, runtime, ref.provider))
+        runtime_label=runtime_label(cfg, entry, runtime, ref.provider), sqlite_era=sqlite_era)
 
 
 def is_active(entry: Mapping, now_ms: float, active_minutes: int | None) -> bool:
@@ -126,7 +146,13 @@ def json_row(row: SessionRow, now_ms: float, context: ContextDefaults) -> dict:
         "modelProvider": row.model_ref.provider,
         "model": row.model_ref.model,
     }
-    for name in _ENTRY_FIELDS:
+    if row.sqlite_era:
+        # 2026.9.6 counts a total as fresh only when marked so under counting version 1.
+        overrides["totalTokensFresh"] = row.fresh_total() is not None
+        visibility = entry.get("visibility")
+        overrides["visibility"] = "shared" if visibility is None else visibility
+        overrides["forkedFromParent"] = True if truthy(entry.get("forkedFromParent")) else UNDEFINED
+    for name in _ENTRY_FIELDS_SQLITE if row.sqlite_era else _ENTRY_FIELDS:
         if name in overrides:
             value = overrides[name]
         else:

@@ -215,9 +215,32 @@ def _default_model_for_agent(cfg: Mapping, agent_id: str | None) -> tuple[str, s
     return normalize_provider_id(primary[:slash]), js_trim(primary[slash + 1:])
 
 
+def _is_default_runtime(runtime: str | None) -> bool:
+    return runtime is None or runtime in ("auto", "default")
+
+
+def persisted_runtime_id(entry: Mapping) -> str | None:
+    """The runtime a 2026.9.6 entry records: a locked harness, a runtime override, its harness id."""
+    owner = entry.get("pluginOwnerId")
+    if entry.get("modelSelectionLocked") is True and not (isinstance(owner, str) and js_trim(owner)):
+        pinned = normalize_runtime_id(entry.get("agentHarnessId"))
+        if not _is_default_runtime(pinned):
+            return pinned
+    override = normalize_runtime_id(entry.get("agentRuntimeOverride"))
+    if not _is_default_runtime(override):
+        return override
+    return normalize_runtime_id(entry.get("agentHarnessId"))
+
+
 def agent_runtime(cfg: Mapping, *, agent_id: str, provider: Any, model: str, session_key: str,
-                  acp_runtime: bool, acp_backend: str | None) -> dict:
-    """resolveModelAgentRuntimeMetadata: `{"id", "source"}`."""
+                  acp_runtime: bool, acp_backend: str | None, entry: Mapping | None = None) -> dict:
+    """resolveModelAgentRuntimeMetadata: `{"id", "source"}`. With `entry` (2026.9.6), a runtime the
+    session recorded comes first."""
+    persisted = persisted_runtime_id(entry) if entry is not None else None
+    if not _is_default_runtime(persisted):
+        if acp_runtime and is_acp_key(session_key):
+            return {"id": acp_backend if acp_backend else "acpx", "source": "session-key"}
+        return {"id": persisted, "source": "session"}
     if truthy(provider) and truthy(model):
         ref_provider, ref_model = provider, model
     else:

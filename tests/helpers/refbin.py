@@ -17,6 +17,8 @@ REFERENCE_DIR = Path(os.environ.get("OPENCLAW_REFERENCE_DIR", ROOT / ".reference
 PRIMARY_VERSION = "2026.7.1"
 # The releases that keep sessions in sessions.json + transcripts: each must agree with us.
 FILE_ERA_VERSIONS: tuple[str, ...] = (PRIMARY_VERSION, "2026.7.35")
+# The release whose sessions live in per-agent SQLite databases: the oracle of that era.
+SQLITE_ERA_VERSION = "2026.9.6"
 
 
 def reference_dir(version: str = PRIMARY_VERSION) -> Path:

@@ -62,6 +62,20 @@ def _targets(ctx: DoctorContext):
     return targets
 
 
+def _sqlite_finding(ctx: DoctorContext, target) -> Finding | None:
+    """An agent whose sessions are in its SQLite database (OpenClaw 2026.8+): said, not checked."""
+    from openclaw_cli.store import era
+
+    found = era.detect(ctx.cfg, target, ctx.env)
+    if not found.in_sqlite:
+        return None
+    also = f" (a sessions.json is left beside it: {found.sessions_json})" if found.era == era.BOTH else ""
+    return Finding(CHECK_ID, "info",
+                   f"Agent {found.agent_id} keeps its sessions in SQLite (OpenClaw 2026.8+){also}; doctor does "
+                   "not check that database yet.", found.sqlite_path,
+                   "Run `openclaw sessions --agent " + found.agent_id + "` to list them.")
+
+
 def _cmd(store: str, *flags: str) -> str:
     return " ".join(["openclaw sessions cleanup", f'--store "{store}"', *flags])
 
@@ -79,6 +93,10 @@ class SessionStoreCheck(Check):
         settings = resolve_maintenance(session.get("maintenance"))
         out: list[Finding] = []
         for target in _targets(ctx):
+            sqlite = _sqlite_finding(ctx, target)
+            if sqlite is not None:
+                out.append(sqlite)
+                continue
             store = os.path.abspath(target.store_path)
             view = read_store(store)
             if not view.exists:
@@ -117,8 +135,9 @@ class SessionStoreCheck(Check):
             lines.append(f"- {f.message} ({ctx.display(f.path or '')})")
             if f.fix_hint:
                 lines.append(f"  Fix: {f.fix_hint}")
-        report.note("Session store", lines, check_id=self.id, findings=findings,
-                    kind="error" if any(f.severity == "error" for f in findings) else "warning")
+        kind = "error" if any(f.severity == "error" for f in findings) else \
+            "warning" if any(f.severity == "warning" for f in findings) else "note"
+        report.note("Session store", lines, check_id=self.id, findings=findings, kind=kind)
         for f in findings:
-            if f.severity != "error" and f.path:
+            if f.severity == "warning" and f.path:
                 report.step(_cmd(f.path, "--dry-run"))

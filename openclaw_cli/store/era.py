@@ -1,0 +1,142 @@
+"""Which store an agent keeps its sessions in: the SQLite database (2026.8+), sessions.json, both, none."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from openclaw_cli.config import paths
+from openclaw_cli.config.agents import Target, normalize_agent_id
+from openclaw_cli.store.sqlite.connection import AGENT_DB_FILENAME, BUSY_TIMEOUT_MS, ro_uri
+
+SQLITE = "sqlite"
+FILES = "files"
+BOTH = "both"  # mid-migration: a database with sessions and a sessions.json beside it
+NONE = "none"
+
+
+@dataclass(frozen=True)
+class AgentStore:
+    """One agent's session store as found on disk."""
+
+    agent_id: str
+    era: str
+    sessions_json: str
+    sqlite_path: str
+
+    @property
+    def in_sqlite(self) -> bool:
+        """The sessions live in the database (alone, or with a sessions.json left beside it)."""
+        return self.era in (SQLITE, BOTH)
+
+    @property
+    def display_path(self) -> str:
+        """The path OpenClaw names for this store: the database in the SQLite era."""
+        return self.sqlite_path if self.in_sqlite else self.sessions_json
+
+
+def _configured_agent_dir(cfg: Mapping[str, Any] | None, agent_id: str) -> str | None:
+    """`agents.entries.<id>.agentDir` (2026.8+), else `agents.list[].agentDir`."""
+    agents = cfg.get("agents") if isinstance(cfg, Mapping) else None
+    if not isinstance(agents, Mapping):
+        return None
+    entries = agents.get("entries")
+    if isinstance(entries, Mapping):
+        for raw_id, entry in entries.items():
+            if isinstance(entry, Mapping) and normalize_agent_id(str(raw_id)) == agent_id:
+                value = entry.get("agentDir")
+                if isinstance(value, str) and value.strip():
+                    return value.strip()
+    listed = agents.get("list")
+    for entry in listed if isinstance(listed, list) else []:
+        if isinstance(entry, Mapping) and normalize_agent_id(entry.get("id")) == agent_id:
+            value = entry.get("agentDir")
+            if isinstance(value, str) and value.strip():
+                return value.strip()
+    return None
+
+
+def _path_agent_dir(store_path: str) -> str | None:
+    """`agents/<id>` when the path is `agents/<id>/sessions/sessions.json`."""
+    sessions_dir = os.path.dirname(store_path)
+    agent_dir = os.path.dirname(sessions_dir)
+    if (os.path.basename(store_path) == "sessions.json" and os.path.basename(sessions_dir) == "sessions"
+            and os.path.basename(os.path.dirname(agent_dir)) == "agents"):
+        return agent_dir
+    return None
+
+
+def _from_store_path(store_path: str) -> str:
+    """The database OpenClaw maps a sessions.json path to: `agents/<id>/sessions/sessions.json`
+    → `agents/<id>/agent/openclaw-agent.sqlite`; any other folder → the database beside it."""
+    agent_dir = _path_agent_dir(store_path)
+    if agent_dir is not None:
+        return os.path.join(agent_dir, "agent", AGENT_DB_FILENAME)
+    return os.path.join(os.path.dirname(store_path), AGENT_DB_FILENAME)
+
+
+def agent_db_path(cfg: Mapping[str, Any] | None, target: Target, env: Mapping[str, str] | None = None) -> str:
+    """Where the agent's database is: in its configured `agentDir`, else where its store path maps."""
+    configured = _configured_agent_dir(cfg, target.agent_id)
+    if configured:
+        expanded = paths.expand_home_prefix(configured, env) if configured.startswith("~") else configured
+        return os.path.join(paths.resolve_path(expanded), AGENT_DB_FILENAME)
+    return _from_store_path(target.store_path)
+
+
+def has_session_tables(path: str) -> bool:
+    """The file is an SQLite database holding `session_nodes` (one that cannot be read counts, so
+    that reading it reports why instead of falling back to an empty file-era store)."""
+    import apsw
+
+    if not os.path.isfile(path):
+        return False
+    try:
+        conn = apsw.Connection(ro_uri(path), flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    except apsw.Error:
+        return True
+    try:
+        conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+        rows = list(conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'session_nodes'"))
+        return bool(rows)
+    except apsw.NotADBError:
+        return False
+    except apsw.Error:
+        return True
+    finally:
+        conn.close()
+
+
+def detect(cfg: Mapping[str, Any] | None, target: Target, env: Mapping[str, str] | None = None) -> AgentStore:
+    """The one answer to "which store does this agent have?". A store path inside
+    `agents/<id>/` names agent `<id>` (as OpenClaw maps an explicit `--store`)."""
+    agent_dir = _path_agent_dir(target.store_path)
+    if agent_dir is not None:
+        target = Target(normalize_agent_id(os.path.basename(agent_dir)), target.store_path)
+    db = agent_db_path(cfg, target, env)
+    in_db = has_session_tables(db)
+    in_files = os.path.lexists(target.store_path)
+    era = BOTH if in_db and in_files else SQLITE if in_db else FILES if in_files else NONE
+    return AgentStore(target.agent_id, era, target.store_path, db)
+
+
+def refuse_sqlite(cfg: Mapping[str, Any] | None, targets: list[Target], command: str,
+                  env: Mapping[str, str] | None = None) -> None:
+    """Stop a command that works on sessions.json only before it sees (or writes) a phantom
+    empty store where an agent keeps its sessions in its database."""
+    from openclaw_cli.errors import CliError
+
+    found = [store for store in (detect(cfg, t, env) for t in targets) if store.in_sqlite]
+    if not found:
+        return
+    where = ", ".join(store.sqlite_path for store in found)
+    if len(found) == 1:
+        who = f"agent {found[0].agent_id} keeps its sessions"
+    else:
+        who = "agents " + ", ".join(store.agent_id for store in found) + " keep their sessions"
+    them = "it" if len(found) == 1 else "them"
+    raise CliError(f"{who} in SQLite (OpenClaw 2026.8+): {where}; {command} does not read {them} yet",
+                   hint="openclaw sessions lists them and openclaw sessions export KEY writes a transcript "
+                        "as JSONL; a running Gateway of that OpenClaw does the rest")

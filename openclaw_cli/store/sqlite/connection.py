@@ -1,0 +1,102 @@
+"""A read-only connection to an agent database: `mode=ro`, 5 s busy timeout, schema checked."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from openclaw_cli.errors import StoreError
+
+AGENT_DB_FILENAME = "openclaw-agent.sqlite"
+SUPPORTED_AGENT_SCHEMA = 23  # the newest agent schema this reader knows (OpenClaw 2026.9.6)
+OLDEST_AGENT_SCHEMA = 4  # sessions and transcripts moved into SQLite
+BUSY_TIMEOUT_MS = 5000  # what OpenClaw's own readers wait for a writer
+
+
+@dataclass(frozen=True)
+class AgentDb:
+    """An open agent database inside one read transaction."""
+
+    path: str
+    schema_version: int
+    agent_id: str | None
+    conn: Any
+
+    def rows(self, sql: str, params: tuple = ()) -> list[tuple]:
+        return list(self.conn.execute(sql, params))
+
+    def has_table(self, name: str) -> bool:
+        return bool(self.rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)))
+
+
+def ro_uri(path: str) -> str:
+    return "file:" + quote(os.path.abspath(path), safe="/") + "?mode=ro"
+
+
+def _connect(path: str) -> Any:
+    import apsw
+
+    flags = apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI
+    try:
+        conn = apsw.Connection(ro_uri(path), flags=flags)
+        conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+        return conn
+    except apsw.Error as exc:
+        raise StoreError(f"cannot open {path}: {_reason(exc)}") from None
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc)
+    return text.split(": ", 1)[1] if text.startswith(type(exc).__name__ + ": ") else text
+
+
+def _check_schema(path: str, conn: Any, agent_id: str | None) -> tuple[int, str | None]:
+    """`PRAGMA user_version` and the `schema_meta` row, as OpenClaw's read-only opener checks them."""
+    version = next(iter(conn.execute("PRAGMA user_version")))[0]
+    if version > SUPPORTED_AGENT_SCHEMA:
+        raise StoreError(f"{path} was written by a newer OpenClaw (schema {version}); "
+                         f"this tool reads up to {SUPPORTED_AGENT_SCHEMA}")
+    if version < OLDEST_AGENT_SCHEMA:
+        raise StoreError(f"{path} has agent schema {version}, older than any that holds sessions "
+                         f"(this tool reads {OLDEST_AGENT_SCHEMA} to {SUPPORTED_AGENT_SCHEMA})")
+    has_meta = list(conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_meta'"))
+    if not has_meta:
+        raise StoreError(f"{path} has no schema_meta table, so it is not an OpenClaw agent database")
+    meta = list(conn.execute("SELECT role, agent_id FROM schema_meta WHERE meta_key = 'primary'"))
+    if not meta or meta[0][0] != "agent":
+        role = meta[0][0] if meta else None
+        raise StoreError(f"{path} is not an OpenClaw agent database (schema_meta role {role!r})")
+    owner = meta[0][1]
+    if agent_id is not None and isinstance(owner, str) and owner != agent_id:
+        raise StoreError(f"{path} belongs to agent {owner!r}, not {agent_id!r}")
+    return version, owner if isinstance(owner, str) else None
+
+
+@contextmanager
+def open_agent_db(path: str, agent_id: str | None = None) -> Iterator[AgentDb]:
+    """The database at `path`, read-only, its schema checked, inside one read transaction (so
+    related queries see one snapshot while a Gateway commits). Never writes, never checkpoints:
+    SQLite's read-only WAL rules only let it create an absent `-wal`/`-shm` pair."""
+    import apsw
+
+    if not os.path.isfile(path):
+        raise StoreError(f"no agent database at {path}")
+    conn = _connect(path)
+    try:
+        try:
+            conn.execute("BEGIN")
+            version, owner = _check_schema(path, conn, agent_id)
+            yield AgentDb(path, version, owner, conn)
+        except apsw.BusyError:
+            raise StoreError(f"{path} is locked by another process (waited {BUSY_TIMEOUT_MS // 1000} s)") from None
+        except apsw.Error as exc:
+            raise StoreError(f"cannot read {path}: {_reason(exc)}") from None
+        finally:
+            if conn.in_transaction:
+                conn.execute("COMMIT")
+    finally:
+        conn.close()

@@ -1,0 +1,245 @@
+"""`openclaw sessions` on a SQLite-era (2026.9.6) state: the same rows as OpenClaw 2026.9.6 lists."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from helpers import refbin
+from helpers.cli import run
+from helpers.folders import folder_digest
+from helpers.sqlite_state import REAL_96_CLI, agent_db, copy_real_96
+
+AGE_SLACK_MS = 120_000  # the two processes read the clock up to this far apart
+
+
+def _masked(doc: dict, home: Path) -> dict:
+    text = json.dumps(doc).replace(str(home), "<HOME>").replace("/home/user", "<HOME>")
+    masked = json.loads(text)
+    for row in masked.get("sessions", []):
+        row["ageMs"] = None if row.get("ageMs") is None else 0
+    return masked
+
+
+def _ages(doc: dict) -> list:
+    return [row.get("ageMs") for row in doc.get("sessions", [])]
+
+
+@pytest.fixture
+def state_home(tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    copy_real_96(home)
+    return home
+
+
+def test_all_agents_json_equals_what_openclaw_2026_9_6_printed_on_the_fixture(state_home):
+    result = run(["sessions", "--all-agents", "--json"], home=state_home)
+    assert result.returncode == 0, result.stderr
+    ours = json.loads(result.stdout)
+    recorded = json.loads((REAL_96_CLI / "sessions--all-agents--json.json").read_text())
+    assert _masked(ours, state_home) == _masked(recorded, state_home)
+    assert ours["stores"][0]["path"] == str(agent_db(state_home / ".openclaw"))
+    assert ours["count"] == 12
+
+
+def test_the_text_listing_names_the_database_and_every_session(state_home):
+    result = run(["sessions"], home=state_home)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"Session store: {agent_db(state_home / '.openclaw')}"
+    assert lines[1] == "Sessions listed: 7"
+    assert "sessions.json" not in result.stdout
+    assert sum("id:" in line for line in lines) == 7
+
+
+def test_listing_changes_no_file_of_the_state(state_home):
+    state = state_home / ".openclaw"
+    assert run(["sessions", "--all-agents"], home=state_home).returncode == 0
+    before = folder_digest(state)
+    for argv in (["sessions", "--all-agents", "--json"], ["sessions", "--agent", "work"], ["sessions"]):
+        assert run(argv, home=state_home).returncode == 0
+    assert folder_digest(state) == before
+    assert not (state / "agents" / "main" / "sessions" / "sessions.json").exists()
+
+
+def test_a_sessions_json_left_beside_the_database_is_noted_and_the_database_listed(state_home):
+    sessions = state_home / ".openclaw" / "agents" / "work" / "sessions"
+    sessions.mkdir()
+    (sessions / "sessions.json").write_text('{"agent:work:old": {"sessionId": "x", "updatedAt": 1}}')
+    result = run(["sessions", "--agent", "work", "--json"], home=state_home)
+    assert result.returncode == 0, result.stderr
+    keys = [row["key"] for row in json.loads(result.stdout)["sessions"]]
+    assert "agent:work:old" not in keys and len(keys) == 5
+    assert "a migration not finished" in result.stderr
+
+
+def test_a_newer_schema_stops_the_listing_with_one_line(state_home):
+    from helpers.sqlite_state import write_db
+
+    db = agent_db(state_home / ".openclaw")
+    write_db(db, "PRAGMA user_version = 31")
+    result = run(["sessions", "--json"], home=state_home)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.splitlines()[0] == (
+        f"{db} was written by a newer OpenClaw (schema 31); this tool reads up to 23")
+
+
+@pytest.mark.parametrize("argv", [
+    ["sessions", "cleanup", "--dry-run"],
+    ["sessions", "cleanup", "--enforce"],
+    ["sessions", "cleanup", "--all-agents", "--dry-run", "--json"],
+    ["sessions", "disk"],
+    ["compact", "agent:main:main", "--offline"],
+    ["context", "list", "--session", "agent:main:main", "--offline"],
+])
+def test_commands_that_read_only_sessions_json_refuse_a_sqlite_agent_instead_of_an_empty_store(state_home, argv):
+    state = state_home / ".openclaw"
+    assert run(["sessions", "--all-agents"], home=state_home).returncode == 0  # -wal/-shm as a Gateway leaves them
+    before = folder_digest(state)
+    result = run(argv, home=state_home)
+    assert result.returncode == 1
+    assert "Entries: 0" not in result.stdout + result.stderr
+    first = result.stderr.splitlines()[0]
+    assert "keeps its sessions in SQLite (OpenClaw 2026.8+)" in first or "keep their sessions in SQLite" in first
+    assert str(agent_db(state)) in first and "does not read" in first
+    assert folder_digest(state) == before
+
+
+# Differential runs against the real 2026.9.6 CLI, each side on its own fresh copy.
+DIFF_RUNS = [
+    ["sessions", "--json"],
+    ["sessions", "--all-agents", "--json"],
+    ["sessions", "--agent", "work", "--json"],
+    ["sessions", "list", "--all-agents", "--json", "--limit", "3"],
+    ["sessions", "--all-agents", "--json", "--limit", "all"],
+    ["sessions", "--all-agents", "--json", "--active", "5256000"],
+    ["sessions", "--all-agents", "--json", "--active", "1"],
+    ["sessions", "--json", "--limit", "0"],
+    ["sessions", "--json", "--active", "soon"],
+    ["sessions", "--json", "--store", "{home}/.openclaw/agents/work/sessions/sessions.json"],
+]
+
+
+@pytest.mark.reference
+@pytest.mark.parametrize("argv", DIFF_RUNS, ids=" ".join)
+def test_json_listing_matches_openclaw_2026_9_6(tmp_path, argv):
+    version = refbin.SQLITE_ERA_VERSION
+    if not refbin.reference_available(version):
+        pytest.fail(refbin.missing_message(version))
+    ref_home, ours_home = tmp_path / "ref", tmp_path / "ours"
+    copy_real_96(ref_home)
+    copy_real_96(ours_home)
+    started = time.time()
+    ref = refbin.run_reference([a.format(home=ref_home) for a in argv], ref_home, version=version)
+    ours = refbin.run_ours([a.format(home=ours_home) for a in argv], ours_home)
+    if ref.returncode != 0:
+        # 2026.9.6 exits 1 with a JSON error document on stdout; a bad option value is a usage
+        # error here (exit 2, the same one line on stderr, nothing on stdout): README lists it.
+        message = json.loads(ref.stdout)["error"]["message"]
+        assert (ref.returncode, ours.returncode, ours.stdout) == (1, 2, "")
+        assert ours.stderr.splitlines()[0] == message
+        return
+    assert ours.returncode == 0, ours.stderr
+    ref_doc, ours_doc = json.loads(ref.stdout), json.loads(ours.stdout)
+    slack = AGE_SLACK_MS + (time.time() - started) * 1000
+    for r, o in zip(_ages(ref_doc), _ages(ours_doc)):
+        assert (r is None) == (o is None) and (r is None or abs(o - r) <= slack)
+    assert _masked(ours_doc, ours_home) == _masked(ref_doc, ref_home)
+
+
+TEXT_RUNS = [
+    ["sessions"],
+    ["sessions", "--all-agents"],
+    ["sessions", "--agent", "work"],
+    ["sessions", "list", "--all-agents", "--limit", "2"],
+    ["sessions", "--all-agents", "--active", "1"],
+]
+
+
+def _ref_text(result: refbin.Result) -> str:
+    """2026.9.6 writes the listing to stderr when stdout is piped, after its config notices."""
+    lines = [line for line in (result.stdout + result.stderr).splitlines(True)
+             if not line.startswith("Config (")]
+    return "".join(lines)
+
+
+@pytest.mark.reference
+@pytest.mark.parametrize("argv", TEXT_RUNS, ids=" ".join)
+def test_text_listing_matches_openclaw_2026_9_6(tmp_path, argv):
+    version = refbin.SQLITE_ERA_VERSION
+    if not refbin.reference_available(version):
+        pytest.fail(refbin.missing_message(version))
+    ref_home, ours_home = tmp_path / "ref", tmp_path / "ours"
+    copy_real_96(ref_home)
+    copy_real_96(ours_home)
+    ref = refbin.run_reference(argv, ref_home, version=version)
+    ours = refbin.run_ours(argv, ours_home)
+    assert (ref.returncode, ours.returncode) == (0, 0), ours.stderr
+    assert ours.stdout.replace(str(ours_home), "<HOME>") == _ref_text(ref).replace(str(ref_home), "<HOME>")
+    assert ours.stderr == ""
+
+
+def test_doctor_says_it_does_not_check_a_sqlite_agent_and_touches_nothing(state_home):
+    state = state_home / ".openclaw"
+    assert run(["sessions", "--all-agents"], home=state_home).returncode == 0
+    before = folder_digest(state)
+    lint = run(["doctor", "--lint", "--json", "--severity-min", "info"], home=state_home)
+    found = [f for f in json.loads(lint.stdout)["findings"] if f["checkId"] == "core/doctor/session-store"]
+    assert [(f["severity"], f["path"]) for f in found] == [("info", str(agent_db(state, a))) for a in ("main", "work")]
+    assert found[0]["message"].startswith("Agent main keeps its sessions in SQLite (OpenClaw 2026.8+)")
+    human = run(["doctor", "--non-interactive"], home=state_home)
+    assert "doctor does not check that database yet" in human.stdout
+    assert "Entries: 0" not in human.stdout + human.stderr and "sessions cleanup" not in human.stdout
+    assert folder_digest(state) == before
+
+
+def _in_terminal(argv: list[str], env: dict[str, str], cwd: Path, columns: int) -> str:
+    """What a command prints to a terminal `columns` wide (a pseudo-terminal; stdout and stderr)."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
+    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd, close_fds=True)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=120)
+    os.close(master)
+    return b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
+
+
+@pytest.mark.reference
+@pytest.mark.parametrize("columns", [70, 100, 160])
+def test_the_table_fits_the_terminal_as_openclaw_2026_9_6_fits_it(tmp_path, columns):
+    version = refbin.SQLITE_ERA_VERSION
+    if not refbin.reference_available(version):
+        pytest.fail(refbin.missing_message(version))
+    import sys
+
+    ref_home, ours_home = tmp_path / "ref", tmp_path / "ours"
+    copy_real_96(ref_home)
+    copy_real_96(ours_home)
+    ref_env = refbin.clean_env(ref_home)
+    ref_env["PATH"] = f"{refbin.reference_node_bin_dir()}:{ref_env['PATH']}"
+    argv = ["sessions", "--all-agents"]
+    ref = _in_terminal([str(refbin.reference_bin(version)), *argv], ref_env, ref_home, columns)
+    ours = _in_terminal([sys.executable, "-m", "openclaw_cli", *argv], refbin.clean_env(ours_home), ours_home, columns)
+    ref_text = "".join(line for line in ref.splitlines(True) if not line.startswith("Config ("))
+    widest = max(len(line) for line in ours.splitlines())
+    # As wide as the terminal, unless the headers need more (8 columns cannot go below 71).
+    assert widest == max(columns, 71)
+    assert ours.replace(str(ours_home), "<HOME>") == ref_text.replace(str(ref_home), "<HOME>")
