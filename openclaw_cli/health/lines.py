@@ -20,6 +20,7 @@ class Line:
     length: int
     data: bytes
     oversized: bool
+    tail: bytes = b""  # the last HEAD_BYTES of an oversized line
 
     @property
     def blank(self) -> bool:
@@ -32,6 +33,7 @@ def iter_lines(path: str, *, max_bytes: int = MAX_LINE_BYTES, chunk_bytes: int =
         number = 0
         offset = 0
         buf = bytearray()
+        tail = b""
         size = 0  # bytes of the current line seen so far (buf holds at most max_bytes of them)
         while True:
             chunk = handle.read(chunk_bytes)
@@ -46,23 +48,28 @@ def iter_lines(path: str, *, max_bytes: int = MAX_LINE_BYTES, chunk_bytes: int =
                 elif size <= max_bytes:
                     buf = buf[:HEAD_BYTES] if len(buf) >= HEAD_BYTES else buf + piece[:HEAD_BYTES - len(buf)]
                 size += len(piece)
+                if size > max_bytes:
+                    tail = (tail + piece)[-HEAD_BYTES:]
                 if end < 0:
                     break
                 number += 1
-                yield _line(number, offset, size, buf, max_bytes)
+                yield _line(number, offset, size, buf, max_bytes, tail)
                 offset += size + 1
                 buf = bytearray()
+                tail = b""
                 size = 0
                 start = end + 1
         if size or buf:
             number += 1
-            yield _line(number, offset, size, buf, max_bytes)
+            yield _line(number, offset, size, buf, max_bytes, tail)
 
 
-def _line(number: int, offset: int, size: int, buf: bytearray, max_bytes: int) -> Line:
+def _line(number: int, offset: int, size: int, buf: bytearray, max_bytes: int, tail: bytes) -> Line:
     data = bytes(buf)
     length = size
     if size <= max_bytes and data.endswith(b"\r"):
         data = data[:-1]
         length -= 1
-    return Line(number, offset, length, data[:HEAD_BYTES] if size > max_bytes else data, size > max_bytes)
+    if size > max_bytes:
+        return Line(number, offset, length, data[:HEAD_BYTES], True, tail.rstrip(b"\r"))
+    return Line(number, offset, length, data, False)

@@ -210,7 +210,7 @@ def _output(plan: RepairPlan) -> Iterator[bytes]:
     from openclaw_cli.js import json as jsjson
 
     rejected = set(plan.rejected) - plan.keep_decoded
-    for line in iter_lines(plan.path, max_bytes=1 << 62 if plan.reparent else MAX_LINE_BYTES):
+    for line in iter_lines(plan.path, max_bytes=MAX_LINE_BYTES):
         if line.blank or line.number in rejected:
             continue
         n = line.number
@@ -219,7 +219,8 @@ def _output(plan: RepairPlan) -> Iterator[bytes]:
         elif n in plan.replaced or n in plan.reparent or n in plan.keep_decoded:
             value = plan.replaced.get(n, UNDEFINED)
             if value is UNDEFINED:
-                value = jsjson.parse(line.data.decode("utf-8", "replace"))
+                data = b"".join(_copy_range(plan.path, line.offset, line.length)) if line.oversized else line.data
+                value = jsjson.parse(data.decode("utf-8", "replace"))
             if n in plan.reparent:
                 value = {**value, "parentId": plan.reparent[n]}
             yield jsjson.stringify(value).encode("utf-8") + b"\n"

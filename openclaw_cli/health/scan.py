@@ -12,7 +12,8 @@ from openclaw_cli.js.values import UNDEFINED
 
 TOOL_CALL_TYPES = frozenset({"toolCall", "toolUse", "functionCall"})  # `extractToolCallsFromAssistant`
 TOOL_RESULT_ID_KEYS = ("toolCallId", "toolUseId", "tool_call_id", "tool_use_id", "callId", "call_id")
-_HEAD = re.compile(rb'^\{"type":"([^"\\]*)","id":"([^"\\]*)"(?:,"parentId":(null|"[^"\\]*"))?')
+_HEAD = re.compile(rb'^\{"type":"([^"\\]*)"')
+_LINK = re.compile(rb'"id":"([^"\\]*)","parentId":(null|"[^"\\]*")')
 _HEAD_ROLE = re.compile(rb'"message":\{"role":"([^"\\]*)"')
 _HEAD_RESULT = re.compile(rb'"message":\{"role":"toolResult","toolCallId":"([^"\\]*)"')
 
@@ -105,17 +106,22 @@ def describe(record: Record, value: dict) -> None:
         record.api = api if isinstance(api, str) else None
 
 
-def _describe_head(record: Record, head: bytes) -> None:
-    """An oversized line: its type, id and parentId from the head JSON.stringify writes first."""
+def _describe_head(record: Record, head: bytes, tail: bytes) -> None:
+    """An oversized line: its type, id and parentId from its first and last bytes (JSON.stringify
+    writes a message's id first, a custom entry's last)."""
     match = _HEAD.match(head)
     if match is None:
         return
     from openclaw_cli.js import json as jsjson
 
     record.type = match.group(1).decode("utf-8", "replace")
-    record.id = match.group(2).decode("utf-8", "replace") or None
-    if match.group(3) is not None:
-        record.parent = jsjson.parse(match.group(3).decode("utf-8", "replace"))
+    link = _LINK.match(head, match.end() + 1)
+    if link is None:
+        links = list(_LINK.finditer(tail))
+        link = links[-1] if links else None
+    if link is not None:
+        record.id = link.group(1).decode("utf-8", "replace") or None
+        record.parent = jsjson.parse(link.group(2).decode("utf-8", "replace"))
     role = _HEAD_ROLE.search(head)
     record.role = role.group(1).decode("utf-8", "replace") if role else None
     result = _HEAD_RESULT.search(head)
@@ -134,7 +140,7 @@ def parse_line(line: Line) -> tuple[Record, Any]:
         record.utf8 = False
         text = line.data.decode("utf-8", "replace")
     if line.oversized:
-        _describe_head(record, line.data)
+        _describe_head(record, line.data, line.tail)
         return record, UNDEFINED
     try:
         value = jsjson.parse(text)
