@@ -40,7 +40,7 @@ def run_recover_command(*, agent: str | None, all_agents: bool, dry_run: bool, j
             loaded = load_store(target.store_path)
             found, skipped = plan_recover(target.agent_id, target.store_path, dict(loaded.store))
         else:
-            with StoreLock(target.store_path, wait_s).acquire():
+            with StoreLock(target.store_path, wait_s):
                 loaded = load_store(target.store_path)
                 found, skipped = plan_recover(target.agent_id, target.store_path, dict(loaded.store))
                 if found:
