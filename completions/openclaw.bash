@@ -18,7 +18,7 @@ _openclaw_spec() {
             _oc_vals='--agent --max-lines --url --token --password --timeout --summarizer --base-url --model --api-key-env --summary-file'
             _oc_args=1 ;;
         'sessions')
-            _oc_cmds='list cleanup disk compact'
+            _oc_cmds='list cleanup disk verify repair recover compact'
             _oc_opts='--active --agent --all-agents --json --limit --store --verbose -h --help'
             _oc_vals='--active --agent --limit --store'
             _oc_args=0 ;;
@@ -36,6 +36,21 @@ _openclaw_spec() {
             _oc_cmds=''
             _oc_opts='--agent --all-agents --json --store --top -h --help'
             _oc_vals='--agent --store --top'
+            _oc_args=0 ;;
+        'sessions verify')
+            _oc_cmds=''
+            _oc_opts='--agent --all-agents --orphans --json -h --help'
+            _oc_vals='--agent'
+            _oc_args=1 ;;
+        'sessions repair')
+            _oc_cmds=''
+            _oc_opts='--agent --dry-run --json -h --help'
+            _oc_vals='--agent'
+            _oc_args=1 ;;
+        'sessions recover')
+            _oc_cmds=''
+            _oc_opts='--agent --all-agents --dry-run --json --wait -h --help'
+            _oc_vals='--agent --wait'
             _oc_args=0 ;;
         'sessions compact')
             _oc_cmds=''
@@ -128,6 +143,9 @@ _openclaw_describe() {
         'sessions list') _oc_desc='List stored conversation sessions (same as `openclaw sessions`).' ;;
         'sessions cleanup') _oc_desc='Run session-store maintenance now.' ;;
         'sessions disk') _oc_desc='Show what uses the disk in the session folders, and what cleanup would free.' ;;
+        'sessions verify') _oc_desc='Check session transcripts: header, malformed lines, entry links, toolCall/toolResult pairs.' ;;
+        'sessions repair') _oc_desc='Repair a transcript as the Gateway reads it: persist its load-time hygiene.' ;;
+        'sessions recover') _oc_desc='Put orphan transcripts back into sessions.json instead of archiving them.' ;;
         'sessions compact') _oc_desc='Compact a stored session transcript: through the running Gateway, or directly on the files when none runs.' ;;
         'sessions --active') _oc_desc='Only show sessions updated within the past N minutes' ;;
         'sessions --agent') _oc_desc='Agent id to inspect (default: configured default agent)' ;;
@@ -170,6 +188,21 @@ _openclaw_describe() {
         'sessions disk --store') _oc_desc='Path to session store (default: resolved from config)' ;;
         'sessions disk --top') _oc_desc='How many of the largest sessions to show (default: 10)' ;;
         'sessions disk -h'|'sessions disk --help') _oc_desc='Show this message and exit.' ;;
+        'sessions verify --agent') _oc_desc='Agent id to check (default: configured default agent)' ;;
+        'sessions verify --all-agents') _oc_desc='Every configured agent'\''s sessions' ;;
+        'sessions verify --orphans') _oc_desc='Also check transcripts no entry references, and name their likely key' ;;
+        'sessions verify --json') _oc_desc='Output as JSON' ;;
+        'sessions verify -h'|'sessions verify --help') _oc_desc='Show this message and exit.' ;;
+        'sessions repair --agent') _oc_desc='Agent id the session belongs to' ;;
+        'sessions repair --dry-run') _oc_desc='Print the diff of entries; change nothing' ;;
+        'sessions repair --json') _oc_desc='Output as JSON' ;;
+        'sessions repair -h'|'sessions repair --help') _oc_desc='Show this message and exit.' ;;
+        'sessions recover --agent') _oc_desc='Agent id to recover (default: configured default agent)' ;;
+        'sessions recover --all-agents') _oc_desc='Every configured agent'\''s session folder' ;;
+        'sessions recover --dry-run') _oc_desc='Show what would be recovered; change nothing' ;;
+        'sessions recover --json') _oc_desc='Output as JSON' ;;
+        'sessions recover --wait') _oc_desc='How long to wait for another run'\''s store lock' ;;
+        'sessions recover -h'|'sessions recover --help') _oc_desc='Show this message and exit.' ;;
         'sessions compact --agent') _oc_desc='Agent id that owns the session (required for global keys)' ;;
         'sessions compact --max-lines') _oc_desc='Truncate to the last N transcript lines instead of LLM summarization' ;;
         'sessions compact --json') _oc_desc='Output JSON' ;;
@@ -260,9 +293,9 @@ _openclaw_values() {
             _openclaw_profiles "$3" ;;
         ' --log-level')
             COMPREPLY=($(compgen -W 'error warn info debug' -- "$3")) ;;
-        'compact --agent' | 'sessions --agent' | 'sessions list --agent' | 'sessions cleanup --agent' | 'sessions disk --agent' | 'sessions compact --agent' | 'context list --agent' | 'context detail --agent' | 'context json --agent' | 'context map --agent')
+        'compact --agent' | 'sessions --agent' | 'sessions list --agent' | 'sessions cleanup --agent' | 'sessions disk --agent' | 'sessions verify --agent' | 'sessions repair --agent' | 'sessions recover --agent' | 'sessions compact --agent' | 'context list --agent' | 'context detail --agent' | 'context json --agent' | 'context map --agent')
             _openclaw_agent_ids "$3" ;;
-        'compact --max-lines' | 'compact --url' | 'compact --token' | 'compact --password' | 'compact --timeout' | 'compact --base-url' | 'compact --model' | 'sessions --active' | 'sessions --limit' | 'sessions list --active' | 'sessions list --limit' | 'sessions cleanup --active-key' | 'sessions cleanup --url' | 'sessions cleanup --port' | 'sessions cleanup --token' | 'sessions cleanup --password' | 'sessions cleanup --timeout' | 'sessions cleanup --wait' | 'sessions disk --top' | 'sessions compact --max-lines' | 'sessions compact --url' | 'sessions compact --token' | 'sessions compact --password' | 'sessions compact --timeout' | 'sessions compact --base-url' | 'sessions compact --model' | 'context list --session' | 'context list --url' | 'context list --token' | 'context list --password' | 'context list --timeout' | 'context detail --session' | 'context detail --url' | 'context detail --token' | 'context detail --password' | 'context detail --timeout' | 'context json --session' | 'context json --url' | 'context json --token' | 'context json --password' | 'context json --timeout' | 'context map --session' | 'context map --url' | 'context map --token' | 'context map --password' | 'context map --timeout')
+        'compact --max-lines' | 'compact --url' | 'compact --token' | 'compact --password' | 'compact --timeout' | 'compact --base-url' | 'compact --model' | 'sessions --active' | 'sessions --limit' | 'sessions list --active' | 'sessions list --limit' | 'sessions cleanup --active-key' | 'sessions cleanup --url' | 'sessions cleanup --port' | 'sessions cleanup --token' | 'sessions cleanup --password' | 'sessions cleanup --timeout' | 'sessions cleanup --wait' | 'sessions disk --top' | 'sessions recover --wait' | 'sessions compact --max-lines' | 'sessions compact --url' | 'sessions compact --token' | 'sessions compact --password' | 'sessions compact --timeout' | 'sessions compact --base-url' | 'sessions compact --model' | 'context list --session' | 'context list --url' | 'context list --token' | 'context list --password' | 'context list --timeout' | 'context detail --session' | 'context detail --url' | 'context detail --token' | 'context detail --password' | 'context detail --timeout' | 'context json --session' | 'context json --url' | 'context json --token' | 'context json --password' | 'context json --timeout' | 'context map --session' | 'context map --url' | 'context map --token' | 'context map --password' | 'context map --timeout')
             COMPREPLY=() ;;
         'compact --summarizer' | 'sessions compact --summarizer')
             COMPREPLY=($(compgen -W 'extractive openai' -- "$3")) ;;

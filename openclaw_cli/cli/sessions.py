@@ -319,6 +319,8 @@ def recover_cmd(
     all_agents: bool = typer.Option(False, "--all-agents", help="Every configured agent's session folder"),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would be recovered; change nothing"),
     json_out: bool = typer.Option(False, "--json", help="Output as JSON"),
+    wait: float = typer.Option(10.0, "--wait", metavar="SECONDS", min=0,
+                               help="How long to wait for another run's store lock"),
 ) -> None:
     """Put orphan transcripts back into sessions.json instead of archiving them.
 
@@ -333,7 +335,7 @@ def recover_cmd(
     parent = ctx.obj or {}
     run_recover_command(agent=agent if agent is not None else parent.get("agent"),
                         all_agents=all_agents or bool(parent.get("all_agents")), dry_run=dry_run,
-                        json_out=json_out or bool(parent.get("json")))
+                        json_out=json_out or bool(parent.get("json")), wait_s=wait)
 
 
 compact_cli.register(app)

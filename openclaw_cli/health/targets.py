@@ -40,8 +40,11 @@ def _comparable(path: str) -> str:
 
 
 def collect(agent_id: str, store_path: str, entries: dict[str, Any]) -> StoreSessions:
-    """Every entry's transcript (by its sessionFile, else `<sessionId>.jsonl`), grouped by file."""
-    from openclaw_cli.store.session_files import session_file_path_or_none
+    """Every entry's transcript, the first of the places the Gateway loads it from that exists
+    (`compact.offline.transcript_candidates`), grouped by file."""
+    from pathlib import Path
+
+    from openclaw_cli.compact.offline import transcript_candidates
 
     folder = os.path.dirname(store_path)
     by_path: dict[str, SessionFile] = {}
@@ -49,12 +52,10 @@ def collect(agent_id: str, store_path: str, entries: dict[str, Any]) -> StoreSes
     for key, entry in entries.items():
         if not isinstance(entry, dict) or not isinstance(entry.get("sessionId"), str) or not entry["sessionId"]:
             continue
-        raw_file = entry.get("sessionFile")
-        path = session_file_path_or_none(entry["sessionId"], raw_file if isinstance(raw_file, str) else None, folder)
+        candidates = [str(c) for c in transcript_candidates(entry, Path(folder), None)]
+        path = next((c for c in candidates if os.path.isfile(c)), None)
         if path is None:
-            continue
-        if not os.path.isfile(path):
-            missing.append((key, path))
+            missing.append((key, candidates[0]))
             continue
         found = by_path.setdefault(_comparable(path), SessionFile(path, [], entry["sessionId"]))
         found.keys.append(key)
