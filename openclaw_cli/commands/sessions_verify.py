@@ -87,7 +87,8 @@ def verify_store(agent_id: str, store_path: str, entries: dict, *, key: str | No
             header_id = scan.header.get("id") if scan.header else None
             sid = header_id if isinstance(header_id, str) and header_id else os.path.basename(path)[:-6]
             guess = evidence.likely_key(backups, agent_id, path, sid)
-            where = "" if guess.source == "fallback" else f" (from {guess.source.replace('backup:', '')})"
+            where = "" if guess.source == "fallback" else \
+                f" (from {'its trajectory sidecar' if guess.source == 'trajectory' else guess.source[len('backup:'):]})"
             text = (f"no store entry references this transcript; it most likely belonged to {guess.key}{where}; "
                     "`openclaw sessions recover` puts it back" if guess.source != "fallback" else
                     "no store entry references this transcript and nothing names its key; "
