@@ -242,3 +242,27 @@ def test_the_text_report_names_line_entry_severity_and_code(home):
     assert ("  line 3 entry a1: error tool-result-missing: toolCall call_1 (read) has no toolResult on the "
             "active branch") in res.stdout.splitlines()
     assert "hint: `openclaw sessions repair KEY --dry-run`" in res.stderr
+
+
+def test_the_latest_turns_unanswered_call_is_a_note_while_a_live_process_holds_the_lock(home):
+    import subprocess
+    import time
+
+    from openclaw_cli.compact.clock import iso_timestamp, now_ms
+    from openclaw_cli.locks.session_lock import lock_path_for
+
+    earlier = [*clean_entries()[:3], user("u2", "a1", "next"), assistant("a3", "u2", "call_2")]
+    path = session_home(home, earlier)
+    holder = subprocess.Popen(["bash", "-c", "sleep 30; true", "openclaw"], stdout=subprocess.DEVNULL)
+    try:
+        time.sleep(0.1)
+        lock_path_for(path).write_text(json.dumps({"pid": holder.pid, "createdAt": iso_timestamp(now_ms()),
+                                                   "maxHoldMs": 300000}))
+        found = {(f["code"], f["entryId"]) for f in findings(home)}
+        # the older turn's call is missing for good; the latest one may still be running
+        assert found == {("tool-result-missing", "a1"), ("tool-call-pending", "a3")}
+    finally:
+        holder.kill()
+        holder.wait()
+    assert {(f["code"], f["entryId"]) for f in findings(home)} == {
+        ("tool-result-missing", "a1"), ("tool-result-missing", "a3")}

@@ -22,6 +22,7 @@ CODES: dict[str, tuple[str, str]] = {
     "compaction-target-missing": (ERROR, "a compaction whose firstKeptEntryId names no entry"),
     "tool-result-missing": (ERROR, "a toolCall on the active branch without its toolResult"),
     "tool-result-orphan": (ERROR, "a toolResult on the active branch without its toolCall"),
+    "tool-call-pending": (INFO, "the latest turn's toolCall without a result while a live process holds the lock"),
     "failed-turn-tool-call": (INFO, "a toolCall of a failed (error/aborted) turn without its toolResult"),
     "line-too-long": (WARNING, "a line over 8 MiB"),
     "shared-transcript": (ERROR, "a transcript referenced by two keys"),

@@ -79,10 +79,19 @@ def tree_findings(scan: Scan) -> list[Finding]:
     return found
 
 
-def pairing_findings(scan: Scan) -> list[Finding]:
-    pairing = pair_tools(context_part(active_branch(scan)))
+def pairing_findings(scan: Scan, live: bool = False) -> list[Finding]:
+    """The pairing on the active branch; with `live` (a process holds the transcript lock) the latest
+    turn's calls may still be running, so their missing results are notes."""
+    messages = context_part(active_branch(scan))
+    pairing = pair_tools(messages)
+    last_turn = next((r for r in reversed(messages) if r.type == "message" and r.role == "assistant"), None)
     found = []
     for rec, call_id, name in pairing.missing:
+        if live and rec is last_turn:
+            found.append(Finding("tool-call-pending", f"toolCall {call_id} ({name or 'unknown'}) has no toolResult "
+                                 "yet; a live process holds the transcript lock (the tool may still run)",
+                                 rec.line, rec.id))
+            continue
         found.append(Finding("tool-result-missing", f"toolCall {call_id} ({name or 'unknown'}) has no toolResult "
                              "on the active branch", rec.line, rec.id))
     for rec, call_id, name in pairing.failed:
@@ -96,18 +105,32 @@ def pairing_findings(scan: Scan) -> list[Finding]:
     return found
 
 
-def check_scan(scan: Scan, session_id: str | None = None) -> list[Finding]:
+def check_scan(scan: Scan, session_id: str | None = None, *, live: bool = False) -> list[Finding]:
     found = header_findings(scan, session_id) + line_findings(scan)
     if scan.header is not None and scan.version < 3:
         found.append(Finding("legacy-version", f"a version {scan.version} transcript: the Gateway migrates it to "
                              "version 3 when it loads it; entry links are not checked", scan.header_line))
         return sorted(found, key=_order)
-    found += tree_findings(scan) + pairing_findings(scan)
+    found += tree_findings(scan) + pairing_findings(scan, live)
     return sorted(found, key=_order)
 
 
 def _order(finding: Finding) -> tuple[int, str]:
     return (finding.line or 0, finding.code)
+
+
+def is_being_written(path: str) -> bool:
+    """Whether a live process holds `<transcript>.lock` (the Gateway in a turn, a compaction)."""
+    from openclaw_cli.errors import LockBusyError
+    from openclaw_cli.locks.session_lock import check_transcript_lock
+
+    try:
+        check_transcript_lock(path)
+    except LockBusyError:
+        return True
+    except (OSError, ValueError):
+        return False
+    return False
 
 
 def verify_file(path: str, session_id: str | None = None) -> list[Finding]:
@@ -116,5 +139,5 @@ def verify_file(path: str, session_id: str | None = None) -> list[Finding]:
         scan = scan_transcript(path)
     except OSError as exc:
         return [Finding("unreadable", f"cannot read the transcript: {exc.strerror or exc}")]
-    return check_scan(scan, session_id)
+    return check_scan(scan, session_id, live=is_being_written(path))
 
