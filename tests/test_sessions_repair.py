@@ -210,3 +210,16 @@ def test_an_oversized_line_is_copied_byte_for_byte(home):
     repair(home)
     assert raw_big + b"\n" in path.read_bytes()
     assert verify_codes(home) == {"line-too-long"}
+
+
+def test_an_existing_backup_of_the_same_moment_is_never_overwritten(home, monkeypatch):
+    from openclaw_cli.health import repair as health_repair
+
+    path = session_home(home, DANGLING)
+    backup, _rejected = health_repair.stamp_paths(str(path), 1796032800000)
+    Path(backup).write_text("an earlier backup\n")
+    monkeypatch.setattr("openclaw_cli.compact.clock.now_ms", lambda: 1796032800000)
+    before = snapshot(home)
+    res = run(["sessions", "repair", KEY], home, ENV)
+    assert res.returncode == 1 and "nothing was changed" in res.stderr and "Traceback" not in res.stderr
+    assert snapshot(home) == before

@@ -16,6 +16,7 @@ The plan is computed in one streaming pass (light records only); the write is a 
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -277,7 +278,6 @@ def apply_repair(plan: RepairPlan, now_ms: int) -> RepairResult:
     """Write the repaired file by rename, keeping the original as `.bak.<time>` (and the malformed
     lines in `.rejected.<time>`). The caller holds the transcript lock."""
     import contextlib
-    import shutil
 
     stat = os.stat(plan.path)
     if (stat.st_size, stat.st_mtime_ns) != (plan.size, plan.mtime_ns):
@@ -293,16 +293,32 @@ def apply_repair(plan: RepairPlan, now_ms: int) -> RepairResult:
         if plan.rejected:
             _write_new(rejected, _rejected_lines(plan), mode)
             made.append(rejected)
-        try:
-            os.link(plan.path, backup)
-        except OSError:
-            shutil.copy2(plan.path, backup)
+        _keep_original(plan.path, backup)
         made.append(backup)
         os.rename(temp, plan.path)
         made.remove(temp)
-    except BaseException:
+    except BaseException as exc:
         for leftover in made:
             with contextlib.suppress(OSError):
                 os.unlink(leftover)
+        if isinstance(exc, OSError):
+            raise CliError(f"cannot repair {plan.path}: {exc.strerror or exc} "
+                           f"({exc.filename or plan.path}; nothing was changed)") from None
         raise
     return RepairResult(backup, rejected if plan.rejected else None)
+
+
+def _keep_original(path: str, backup: str) -> None:
+    """`backup` becomes the original file: a hard link, else a copy; never over an existing file."""
+    try:
+        os.link(path, backup)
+        return
+    except FileExistsError:
+        raise
+    except OSError:
+        pass
+    with open(path, "rb") as src, open(backup, "xb") as dst:
+        shutil.copyfileobj(src, dst, 1 << 20)
+        dst.flush()
+        os.fsync(dst.fileno())
+    shutil.copystat(path, backup)
