@@ -21,7 +21,9 @@ from openclaw_cli.compact.clock import iso_timestamp, now_ms
 from openclaw_cli.js.dates import parse_iso_ms
 
 B_ID = "23c43962-55e8-4eb3-a2f8-b79cf1f70924"  # fixture-b: one read toolCall and its toolResult
-KINDS = ("dangling-call", "orphan-result", "malformed-line", "errored-turn")
+PAIRING = ("dangling-call", "orphan-result")  # repaired by the Gateway in memory, for each model request
+FILE_REPAIR = ("malformed-line", "errored-turn", "blank-user", "roleless-message")  # the Gateway rewrites these
+KINDS = PAIRING + FILE_REPAIR
 ORPHANS = {"agent:main:main": "eb01388d-e079-474d-961b-1e1df466b667",  # key from a sessions.json backup
            "agent:main:fixture-a": "a436f897-7aca-4203-8405-66e524820219",  # from its trajectory sidecar
            f"agent:main:recovered:{B_ID}": B_ID}  # no evidence: the fallback key
@@ -54,6 +56,11 @@ def _lines(kind: str) -> list[Any]:
     elif kind == "errored-turn":
         last = max(i for i, r in by_role if r["message"]["role"] == "assistant")
         out[last]["message"].update(content=[], stopReason="error", errorMessage="upstream exploded")
+    elif kind == "blank-user":
+        first = next(i for i, r in by_role if r["message"]["role"] == "user")
+        out[first]["message"]["content"] = [{"type": "text", "text": "  "}]
+    elif kind == "roleless-message":
+        del out[result_at]["message"]["role"]
     return out
 
 
@@ -105,6 +112,8 @@ class Setup:
     repairs: dict[str, dict]
     recovered: list[dict]
     histories: dict[str, list[dict]]
+    repaired: dict[str, bytes]
+    bodies: dict[str, dict]
 
     def connection(self, method: str):
         from openclaw_cli.gateway import rpc
@@ -131,6 +140,7 @@ def setup(tmp_path_factory: pytest.TempPathFactory):
         assert res.returncode == 0, res.stderr
         repairs[kind] = json.loads(res.stdout)
         assert repairs[kind]["repaired"], (kind, repairs[kind])
+    repaired = {kind: (_sessions(state) / f"{ids[f'agent:main:fixed-{kind}']}.jsonl").read_bytes() for kind in KINDS}
     try:
         gateway = start_gateway(base)
     except RuntimeError as exc:
@@ -138,7 +148,8 @@ def setup(tmp_path_factory: pytest.TempPathFactory):
         pytest.fail(str(exc))
     try:
         ready = Setup(gateway=gateway, llm=llm, state=state, ids=ids, repairs=repairs,
-                      recovered=json.loads(recovered.stdout)["stores"][0]["recovered"], histories={})
+                      recovered=json.loads(recovered.stdout)["stores"][0]["recovered"], histories={},
+                      repaired=repaired, bodies={})
         ready.histories = {key: _history(ready, key) for key in ids}  # before any turn
         yield ready
     finally:
@@ -168,15 +179,19 @@ def _normalized(body: dict, sid: str) -> Any:
 
 
 def _turn(setup: Setup, key: str) -> dict:
+    """The model request of one chat turn in the session (sent once per session)."""
     from openclaw_cli.gateway import rpc
 
+    if key in setup.bodies:
+        return setup.bodies[key]
     setup.llm.requests.clear()
     sent = rpc.chat_send({"sessionKey": key, "message": "What did the file say?"},
                          connection=setup.connection("chat.send"))
     assert sent.final and sent.final.get("state") == "final", sent.final
     chats = [r for r in setup.llm.requests if r not in setup.llm.summarization_requests()]
     assert chats, "the Gateway did not call the model"
-    return chats[-1]["body"]
+    setup.bodies[key] = chats[-1]["body"]
+    return setup.bodies[key]
 
 
 def _history(setup: Setup, key: str) -> list[dict]:
@@ -206,7 +221,7 @@ def test_the_repaired_copy_gets_the_same_model_request_as_the_original(setup, ki
         assert "call_not_made" not in sent
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", PAIRING)
 def test_chat_history_agrees_but_for_the_tool_pairs_the_model_sees_repaired(setup, kind):
     from openclaw_cli.health.repair import MISSING_TOOL_RESULT_TEXT
 
@@ -218,11 +233,25 @@ def test_chat_history_agrees_but_for_the_tool_pairs_the_model_sees_repaired(setu
         assert [m["content"] for m in added] == [[{"type": "text", "text": MISSING_TOOL_RESULT_TEXT}]]
         assert added[0]["isError"] is True
         ours = [m for m in ours if m is not added[0]]
-    elif kind == "orphan-result":
+    else:
         stray = [m for m in theirs if m.get("toolCallId") == "call_not_made"]
         assert len(stray) == 1
         theirs = [m for m in theirs if m is not stray[0]]
     assert ours == theirs
+
+
+@pytest.mark.parametrize("kind", FILE_REPAIR)
+def test_after_one_turn_the_gateway_has_rewritten_the_original_as_our_repair_did(setup, kind):
+    orig, fixed = f"agent:main:orig-{kind}", f"agent:main:fixed-{kind}"
+    _turn(setup, orig)
+    _turn(setup, fixed)
+    ours = setup.repaired[kind].decode().replace(setup.ids[fixed], "<sid>").splitlines()
+    theirs = (_sessions(setup.state) / f"{setup.ids[orig]}.jsonl").read_text().replace(setup.ids[orig], "<sid>")
+    # the header's cwd is the Gateway's run folder (a turn records it); the entries are what we wrote
+    assert theirs.splitlines()[1:len(ours)] == ours[1:]
+    before = len(setup.histories[fixed])
+    assert _masked(_history(setup, orig)[:before], setup.ids[orig]) == \
+        _masked(_history(setup, fixed)[:before], setup.ids[fixed]) == _masked(setup.histories[fixed], setup.ids[fixed])
 
 
 def test_recovered_sessions_are_listed_by_the_gateway_and_their_history_returned(setup):
