@@ -235,7 +235,7 @@ Exit codes:
 @app.command("verify", epilog=VERIFY_EPILOG)
 def verify_cmd(
     ctx: typer.Context,
-    key: str = typer.Argument(None, metavar="[KEY]", help="Only this session (default: every session of the store)"),
+    key: str = typer.Argument(None, metavar="KEY", help="Only this session (default: every session of the store)"),
     agent: str = typer.Option(None, "--agent", metavar="ID",
                               help="Agent id to check (default: configured default agent)"),
     all_agents: bool = typer.Option(False, "--all-agents", help="Every configured agent's sessions"),
