@@ -223,3 +223,15 @@ def test_an_existing_backup_of_the_same_moment_is_never_overwritten(home, monkey
     res = run(["sessions", "repair", KEY], home, ENV)
     assert res.returncode == 1 and "nothing was changed" in res.stderr and "Traceback" not in res.stderr
     assert snapshot(home) == before
+
+
+def test_a_corrupted_image_becomes_the_gateways_placeholder_text(home):
+    from openclaw_cli.transcript.repair import CORRUPTED_IMAGE_FALLBACK_TEXT
+
+    pic = user("u1", None)
+    pic["message"]["content"].append({"type": "image", "mimeType": "image/png", "data": "bm90IGFuIGltYWdl"})
+    path = session_home(home, [clean_entries()[0], pic, *clean_entries()[2:]])
+    out = repair(home)
+    assert [(c["action"], c["line"], c["reason"]) for c in out["changes"]] == [
+        ("change", 2, "image whose data is not an image: the Gateway's placeholder text")]
+    assert entries(path)[1]["message"]["content"][1] == {"type": "text", "text": CORRUPTED_IMAGE_FALLBACK_TEXT}

@@ -64,15 +64,17 @@ class RepairPlan:
 
 
 def _describe_repair(before: dict, after: Any) -> str:
+    from openclaw_cli.transcript.repair import is_corrupted_image_block
+
     if after is None:
         return "message entry without a role (the Gateway drops it)"
     message = before.get("message") or {}
-    if message.get("role") == "assistant":
+    content = message.get("content")
+    if message.get("role") == "assistant" and content == []:
         return "errored assistant turn without content: the Gateway's placeholder text"
-    if message.get("role") == "user" and after["message"].get("content") != message.get("content") \
-            and "image" not in str(message.get("content")):
-        return "blank user text: the Gateway's `(continue)` / empty text blocks removed"
-    return "image whose data is not an image: the Gateway's placeholder text"
+    if isinstance(content, list) and any(is_corrupted_image_block(b) for b in content):
+        return "image whose data is not an image: the Gateway's placeholder text"
+    return "blank user text: the Gateway's `(continue)` (empty text blocks removed)"
 
 
 def synthetic_id(session_id: str, call_id: str) -> str:
