@@ -128,6 +128,7 @@ VERIFY = {
         run("--agent", "nope", says='Unknown agent id "nope"')],
     2: [run("--agent", "main", "--all-agents", says="--agent and --all-agents cannot be used together"),
         run("main", "--all-agents", says="KEY cannot be combined with --all-agents"),
+        run("main", "--orphans", says="it cannot be combined with KEY"),
         run("--bogus", says="No such option: --bogus")],
 }
 REPAIR = {

@@ -127,6 +127,10 @@ def run_verify_command(*, key: str | None, agent: str | None, all_agents: bool, 
     from openclaw_cli.store.sessions_json import load_store
     from openclaw_cli.ui import console as output
 
+    if key is not None and orphans:
+        from openclaw_cli.errors import UsageError
+
+        raise UsageError("--orphans checks the transcripts no key references; it cannot be combined with KEY")
     env = os.environ
     cfg = load_config(env).data
     stores = select_stores(cfg, env, key=key, agent=agent, all_agents=all_agents)
