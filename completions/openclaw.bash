@@ -8,15 +8,10 @@
 _openclaw_spec() {
     case "$1" in
         '')
-            _oc_cmds='compact sessions context doctor completion'
+            _oc_cmds='sessions context compact doctor completion'
             _oc_opts='--profile --dev --no-color --log-level -V --version -h --help'
             _oc_vals='--profile --log-level'
             _oc_args=0 ;;
-        'compact')
-            _oc_cmds=''
-            _oc_opts='--agent --max-lines --json --url --token --password --timeout --dry-run --offline --summarizer --base-url --model --api-key-env --summary-file -h --help'
-            _oc_vals='--agent --max-lines --url --token --password --timeout --summarizer --base-url --model --api-key-env --summary-file'
-            _oc_args=1 ;;
         'sessions')
             _oc_cmds='list cleanup disk verify repair recover compact'
             _oc_opts='--active --agent --all-agents --json --limit --store --verbose -h --help'
@@ -82,6 +77,11 @@ _openclaw_spec() {
             _oc_opts='--session --agent -o --output --offline --url --token --password --timeout -h --help'
             _oc_vals='--session --agent -o --output --url --token --password --timeout'
             _oc_args=0 ;;
+        'compact')
+            _oc_cmds=''
+            _oc_opts='--agent --max-lines --json --url --token --password --timeout --dry-run --offline --summarizer --base-url --model --api-key-env --summary-file -h --help'
+            _oc_vals='--agent --max-lines --url --token --password --timeout --summarizer --base-url --model --api-key-env --summary-file'
+            _oc_args=1 ;;
         'doctor')
             _oc_cmds=''
             _oc_opts='--no-workspace-suggestions --yes --repair --fix --force --non-interactive --generate-gateway-token --deep --lint --json --severity-min --only --skip --all -h --help'
@@ -114,32 +114,17 @@ _openclaw_spec() {
 # _openclaw_describe PATH WORD: the help of a sub-command or option, in _oc_desc.
 _openclaw_describe() {
     case "$1 $2" in
-        ' compact') _oc_desc='Compact a stored session transcript: through the running Gateway, or directly on the files when none runs.' ;;
         ' sessions') _oc_desc='List stored conversation sessions, and maintain the session store.' ;;
         ' context') _oc_desc='Show what fills a session'\''s context window (like the /context chat command), read from disk or from a running Gateway, without sending a chat turn.' ;;
+        ' compact') _oc_desc='Compact a stored session transcript: through the running Gateway, or directly on the files when none runs.' ;;
         ' doctor') _oc_desc='Health checks and quick fixes for the OpenClaw state folder and config.' ;;
         ' completion') _oc_desc='Print the completion script for bash, zsh or fish.' ;;
         ' --profile') _oc_desc='Use the profile'\''s state dir (~/.openclaw-NAME) and config.' ;;
         ' --dev') _oc_desc='Profile `dev` (state in ~/.openclaw-dev, gateway port 19001).' ;;
         ' --no-color') _oc_desc='Never colour the output (NO_COLOR works too).' ;;
-        ' --log-level') _oc_desc='Diagnostics on stderr: error, warn, info or debug.' ;;
+        ' --log-level') _oc_desc='Diagnostics: error, warn, info (the default) or debug.' ;;
         ' -V'|' --version') _oc_desc='Print the version and exit.' ;;
         ' -h'|' --help') _oc_desc='Show this message and exit.' ;;
-        'compact --agent') _oc_desc='Agent id that owns the session (required for global keys)' ;;
-        'compact --max-lines') _oc_desc='Truncate to the last N transcript lines instead of LLM summarization' ;;
-        'compact --json') _oc_desc='Output JSON' ;;
-        'compact --url') _oc_desc='Gateway WebSocket URL (defaults to gateway.remote.url when configured)' ;;
-        'compact --token') _oc_desc='Gateway token (if required)' ;;
-        'compact --password') _oc_desc='Gateway password (password auth)' ;;
-        'compact --timeout') _oc_desc='RPC timeout in milliseconds (defaults to no client deadline)' ;;
-        'compact --dry-run') _oc_desc='Plan on the local files and report; write nothing, call no model' ;;
-        'compact --offline') _oc_desc='Never use a Gateway; compact the local files' ;;
-        'compact --summarizer') _oc_desc='Offline summary source: extractive (default, no model) or openai' ;;
-        'compact --base-url') _oc_desc='OpenAI-compatible endpoint for --summarizer openai (default: the session'\''s configured provider)' ;;
-        'compact --model') _oc_desc='Model for --summarizer openai (default: the session'\''s model)' ;;
-        'compact --api-key-env') _oc_desc='Environment variable holding the API key for --summarizer openai' ;;
-        'compact --summary-file') _oc_desc='Use this summary (a file, or "-" for standard input); offline' ;;
-        'compact -h'|'compact --help') _oc_desc='Show this message and exit.' ;;
         'sessions list') _oc_desc='List stored conversation sessions (same as `openclaw sessions`).' ;;
         'sessions cleanup') _oc_desc='Run session-store maintenance now.' ;;
         'sessions disk') _oc_desc='Show what uses the disk in the session folders, and what cleanup would free.' ;;
@@ -260,6 +245,21 @@ _openclaw_describe() {
         'context map --password') _oc_desc='Gateway password (password auth)' ;;
         'context map --timeout') _oc_desc='Gateway timeout in ms (default 5000)' ;;
         'context map -h'|'context map --help') _oc_desc='Show this message and exit.' ;;
+        'compact --agent') _oc_desc='Agent id that owns the session (required for global keys)' ;;
+        'compact --max-lines') _oc_desc='Truncate to the last N transcript lines instead of LLM summarization' ;;
+        'compact --json') _oc_desc='Output JSON' ;;
+        'compact --url') _oc_desc='Gateway WebSocket URL (defaults to gateway.remote.url when configured)' ;;
+        'compact --token') _oc_desc='Gateway token (if required)' ;;
+        'compact --password') _oc_desc='Gateway password (password auth)' ;;
+        'compact --timeout') _oc_desc='RPC timeout in milliseconds (defaults to no client deadline)' ;;
+        'compact --dry-run') _oc_desc='Plan on the local files and report; write nothing, call no model' ;;
+        'compact --offline') _oc_desc='Never use a Gateway; compact the local files' ;;
+        'compact --summarizer') _oc_desc='Offline summary source: extractive (default, no model) or openai' ;;
+        'compact --base-url') _oc_desc='OpenAI-compatible endpoint for --summarizer openai (default: the session'\''s configured provider)' ;;
+        'compact --model') _oc_desc='Model for --summarizer openai (default: the session'\''s model)' ;;
+        'compact --api-key-env') _oc_desc='Environment variable holding the API key for --summarizer openai' ;;
+        'compact --summary-file') _oc_desc='Use this summary (a file, or "-" for standard input); offline' ;;
+        'compact -h'|'compact --help') _oc_desc='Show this message and exit.' ;;
         'doctor --no-workspace-suggestions') _oc_desc='Disable workspace memory system suggestions' ;;
         'doctor --yes') _oc_desc='Accept defaults without prompting' ;;
         'doctor --repair') _oc_desc='Apply recommended repairs without prompting' ;;
@@ -293,16 +293,16 @@ _openclaw_values() {
             _openclaw_profiles "$3" ;;
         ' --log-level')
             COMPREPLY=($(compgen -W 'error warn info debug' -- "$3")) ;;
-        'compact --agent' | 'sessions --agent' | 'sessions list --agent' | 'sessions cleanup --agent' | 'sessions disk --agent' | 'sessions verify --agent' | 'sessions repair --agent' | 'sessions recover --agent' | 'sessions compact --agent' | 'context list --agent' | 'context detail --agent' | 'context json --agent' | 'context map --agent')
-            _openclaw_agent_ids "$3" ;;
-        'compact --max-lines' | 'compact --url' | 'compact --token' | 'compact --password' | 'compact --timeout' | 'compact --base-url' | 'compact --model' | 'sessions --active' | 'sessions --limit' | 'sessions list --active' | 'sessions list --limit' | 'sessions cleanup --active-key' | 'sessions cleanup --url' | 'sessions cleanup --port' | 'sessions cleanup --token' | 'sessions cleanup --password' | 'sessions cleanup --timeout' | 'sessions cleanup --wait' | 'sessions disk --top' | 'sessions recover --wait' | 'sessions compact --max-lines' | 'sessions compact --url' | 'sessions compact --token' | 'sessions compact --password' | 'sessions compact --timeout' | 'sessions compact --base-url' | 'sessions compact --model' | 'context list --session' | 'context list --url' | 'context list --token' | 'context list --password' | 'context list --timeout' | 'context detail --session' | 'context detail --url' | 'context detail --token' | 'context detail --password' | 'context detail --timeout' | 'context json --session' | 'context json --url' | 'context json --token' | 'context json --password' | 'context json --timeout' | 'context map --session' | 'context map --url' | 'context map --token' | 'context map --password' | 'context map --timeout')
+        'sessions --active' | 'sessions --limit' | 'sessions list --active' | 'sessions list --limit' | 'sessions cleanup --active-key' | 'sessions cleanup --url' | 'sessions cleanup --port' | 'sessions cleanup --token' | 'sessions cleanup --password' | 'sessions cleanup --timeout' | 'sessions cleanup --wait' | 'sessions disk --top' | 'sessions recover --wait' | 'sessions compact --max-lines' | 'sessions compact --url' | 'sessions compact --token' | 'sessions compact --password' | 'sessions compact --timeout' | 'sessions compact --base-url' | 'sessions compact --model' | 'context list --session' | 'context list --url' | 'context list --token' | 'context list --password' | 'context list --timeout' | 'context detail --session' | 'context detail --url' | 'context detail --token' | 'context detail --password' | 'context detail --timeout' | 'context json --session' | 'context json --url' | 'context json --token' | 'context json --password' | 'context json --timeout' | 'context map --session' | 'context map --url' | 'context map --token' | 'context map --password' | 'context map --timeout' | 'compact --max-lines' | 'compact --url' | 'compact --token' | 'compact --password' | 'compact --timeout' | 'compact --base-url' | 'compact --model')
             COMPREPLY=() ;;
-        'compact --summarizer' | 'sessions compact --summarizer')
-            COMPREPLY=($(compgen -W 'extractive openai' -- "$3")) ;;
-        'compact --api-key-env' | 'sessions compact --api-key-env')
-            _openclaw_envvars "$3" ;;
-        'compact --summary-file' | 'sessions --store' | 'sessions list --store' | 'sessions cleanup --store' | 'sessions disk --store' | 'sessions compact --summary-file' | 'context map -o' | 'context map --output')
+        'sessions --agent' | 'sessions list --agent' | 'sessions cleanup --agent' | 'sessions disk --agent' | 'sessions verify --agent' | 'sessions repair --agent' | 'sessions recover --agent' | 'sessions compact --agent' | 'context list --agent' | 'context detail --agent' | 'context json --agent' | 'context map --agent' | 'compact --agent')
+            _openclaw_agent_ids "$3" ;;
+        'sessions --store' | 'sessions list --store' | 'sessions cleanup --store' | 'sessions disk --store' | 'sessions compact --summary-file' | 'context map -o' | 'context map --output' | 'compact --summary-file')
             _openclaw_files "$3" ;;
+        'sessions compact --summarizer' | 'compact --summarizer')
+            COMPREPLY=($(compgen -W 'extractive openai' -- "$3")) ;;
+        'sessions compact --api-key-env' | 'compact --api-key-env')
+            _openclaw_envvars "$3" ;;
         'context list --tokenizer' | 'context detail --tokenizer')
             COMPREPLY=($(compgen -W 'o200k_base cl100k_base estimate' -- "$3")) ;;
         'doctor --severity-min')

@@ -5,7 +5,7 @@
 function __openclaw_subcommands --argument-names path --description 'The sub-commands of an openclaw command'
     switch $path
         case ''
-            printf '%s\n' compact sessions context doctor completion
+            printf '%s\n' sessions context compact doctor completion
         case 'sessions'
             printf '%s\n' list cleanup disk verify repair recover compact
         case 'context'
@@ -19,8 +19,6 @@ function __openclaw_value_options --argument-names path --description 'The optio
     switch $path
         case ''
             printf '%s\n' --profile --log-level
-        case 'compact'
-            printf '%s\n' --agent --max-lines --url --token --password --timeout --summarizer --base-url --model --api-key-env --summary-file
         case 'sessions'
             printf '%s\n' --active --agent --limit --store
         case 'sessions list'
@@ -45,6 +43,8 @@ function __openclaw_value_options --argument-names path --description 'The optio
             printf '%s\n' --session --agent --url --token --password --timeout
         case 'context map'
             printf '%s\n' --session --agent -o --output --url --token --password --timeout
+        case 'compact'
+            printf '%s\n' --agent --max-lines --url --token --password --timeout --summarizer --base-url --model --api-key-env --summary-file
         case 'doctor'
             printf '%s\n' --severity-min --only --skip
     end
@@ -109,34 +109,17 @@ end
 complete -c openclaw -f
 
 # openclaw
-complete -c openclaw -n '__openclaw_at' -a compact -d 'Compact a stored session transcript: through the running Gateway, or directly on the files when none runs.'
 complete -c openclaw -n '__openclaw_at' -a sessions -d 'List stored conversation sessions, and maintain the session store.'
 complete -c openclaw -n '__openclaw_at' -a context -d 'Show what fills a session\'s context window (like the /context chat command), read from disk or from a running Gateway, without sending a chat turn.'
+complete -c openclaw -n '__openclaw_at' -a compact -d 'Compact a stored session transcript: through the running Gateway, or directly on the files when none runs.'
 complete -c openclaw -n '__openclaw_at' -a doctor -d 'Health checks and quick fixes for the OpenClaw state folder and config.'
 complete -c openclaw -n '__openclaw_at' -a completion -d 'Print the completion script for bash, zsh or fish.'
 complete -c openclaw -n '__openclaw_at' -l profile -x -a '(__openclaw_profiles)' -d 'Use the profile\'s state dir (~/.openclaw-NAME) and config.'
 complete -c openclaw -n '__openclaw_at' -l dev -d 'Profile `dev` (state in ~/.openclaw-dev, gateway port 19001).'
 complete -c openclaw -n '__openclaw_at' -l no-color -d 'Never colour the output (NO_COLOR works too).'
-complete -c openclaw -n '__openclaw_at' -l log-level -x -a 'error warn info debug' -d 'Diagnostics on stderr: error, warn, info or debug.'
+complete -c openclaw -n '__openclaw_at' -l log-level -x -a 'error warn info debug' -d 'Diagnostics: error, warn, info (the default) or debug.'
 complete -c openclaw -n '__openclaw_at' -s V -l version -d 'Print the version and exit.'
 complete -c openclaw -n '__openclaw_at' -s h -l help -d 'Show this message and exit.'
-
-# openclaw compact
-complete -c openclaw -n '__openclaw_at compact' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id that owns the session (required for global keys)'
-complete -c openclaw -n '__openclaw_at compact' -l max-lines -x -d 'Truncate to the last N transcript lines instead of LLM summarization'
-complete -c openclaw -n '__openclaw_at compact' -l json -d 'Output JSON'
-complete -c openclaw -n '__openclaw_at compact' -l url -x -d 'Gateway WebSocket URL (defaults to gateway.remote.url when configured)'
-complete -c openclaw -n '__openclaw_at compact' -l token -x -d 'Gateway token (if required)'
-complete -c openclaw -n '__openclaw_at compact' -l password -x -d 'Gateway password (password auth)'
-complete -c openclaw -n '__openclaw_at compact' -l timeout -x -d 'RPC timeout in milliseconds (defaults to no client deadline)'
-complete -c openclaw -n '__openclaw_at compact' -l dry-run -d 'Plan on the local files and report; write nothing, call no model'
-complete -c openclaw -n '__openclaw_at compact' -l offline -d 'Never use a Gateway; compact the local files'
-complete -c openclaw -n '__openclaw_at compact' -l summarizer -x -a 'extractive openai' -d 'Offline summary source: extractive (default, no model) or openai'
-complete -c openclaw -n '__openclaw_at compact' -l base-url -x -d 'OpenAI-compatible endpoint for --summarizer openai (default: the session\'s configured provider)'
-complete -c openclaw -n '__openclaw_at compact' -l model -x -d 'Model for --summarizer openai (default: the session\'s model)'
-complete -c openclaw -n '__openclaw_at compact' -l api-key-env -x -a '(set --names --export)' -d 'Environment variable holding the API key for --summarizer openai'
-complete -c openclaw -n '__openclaw_at compact' -l summary-file -r -F -d 'Use this summary (a file, or "-" for standard input); offline'
-complete -c openclaw -n '__openclaw_at compact' -s h -l help -d 'Show this message and exit.'
 
 # openclaw sessions
 complete -c openclaw -n '__openclaw_at sessions' -a list -d 'List stored conversation sessions (same as `openclaw sessions`).'
@@ -283,6 +266,23 @@ complete -c openclaw -n '__openclaw_at context map' -l token -x -d 'Gateway toke
 complete -c openclaw -n '__openclaw_at context map' -l password -x -d 'Gateway password (password auth)'
 complete -c openclaw -n '__openclaw_at context map' -l timeout -x -d 'Gateway timeout in ms (default 5000)'
 complete -c openclaw -n '__openclaw_at context map' -s h -l help -d 'Show this message and exit.'
+
+# openclaw compact
+complete -c openclaw -n '__openclaw_at compact' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id that owns the session (required for global keys)'
+complete -c openclaw -n '__openclaw_at compact' -l max-lines -x -d 'Truncate to the last N transcript lines instead of LLM summarization'
+complete -c openclaw -n '__openclaw_at compact' -l json -d 'Output JSON'
+complete -c openclaw -n '__openclaw_at compact' -l url -x -d 'Gateway WebSocket URL (defaults to gateway.remote.url when configured)'
+complete -c openclaw -n '__openclaw_at compact' -l token -x -d 'Gateway token (if required)'
+complete -c openclaw -n '__openclaw_at compact' -l password -x -d 'Gateway password (password auth)'
+complete -c openclaw -n '__openclaw_at compact' -l timeout -x -d 'RPC timeout in milliseconds (defaults to no client deadline)'
+complete -c openclaw -n '__openclaw_at compact' -l dry-run -d 'Plan on the local files and report; write nothing, call no model'
+complete -c openclaw -n '__openclaw_at compact' -l offline -d 'Never use a Gateway; compact the local files'
+complete -c openclaw -n '__openclaw_at compact' -l summarizer -x -a 'extractive openai' -d 'Offline summary source: extractive (default, no model) or openai'
+complete -c openclaw -n '__openclaw_at compact' -l base-url -x -d 'OpenAI-compatible endpoint for --summarizer openai (default: the session\'s configured provider)'
+complete -c openclaw -n '__openclaw_at compact' -l model -x -d 'Model for --summarizer openai (default: the session\'s model)'
+complete -c openclaw -n '__openclaw_at compact' -l api-key-env -x -a '(set --names --export)' -d 'Environment variable holding the API key for --summarizer openai'
+complete -c openclaw -n '__openclaw_at compact' -l summary-file -r -F -d 'Use this summary (a file, or "-" for standard input); offline'
+complete -c openclaw -n '__openclaw_at compact' -s h -l help -d 'Show this message and exit.'
 
 # openclaw doctor
 complete -c openclaw -n '__openclaw_at doctor' -l no-workspace-suggestions -d 'Disable workspace memory system suggestions'

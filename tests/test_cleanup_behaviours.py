@@ -623,3 +623,27 @@ def test_a_session_id_still_used_by_a_fresh_alias_is_not_archived(home):
     put(store.parent / "shared.jsonl")
     assert applied(store)["pruned"] == 1
     assert names(store.parent) == ["sessions.json", "shared.jsonl"]
+
+
+@pytest.mark.parametrize(("level", "shown"), [(None, True), ("info", True), ("warn", False), ("error", False)])
+def test_the_maintenance_info_line_follows_the_log_level_as_openclaws_console_does(home, level, shown):
+    """`[sessions/store] pruned stale session entries` is an info line: --log-level warn or error hides it."""
+    write_store(home, entries_of(("agent:main:direct:old", "old", 40 * DAY_MS), ("agent:main:direct:new", "new", 0)))
+    result = cli(home, *(["--log-level", level] if level else []))
+    assert result.returncode == 0, result.stderr
+    assert ("[sessions/store] pruned stale session entries" in result.stdout) is shown
+    assert "Applied maintenance. Current entries: 1" in result.stdout
+
+
+def test_at_a_terminal_an_applying_run_ends_with_what_it_removed_archived_and_freed(home):
+    from helpers.cli import run_in_pty
+
+    folder = write_store(home, entries_of(("agent:main:direct:old", "old", 40 * DAY_MS),
+                                          ("agent:main:direct:new", "new", 0))).parent
+    put(folder / "old.jsonl")
+    put(folder / "orphan.jsonl", 2048, age_ms=40 * DAY_MS)
+    text = run_in_pty(["sessions", "cleanup", "--enforce"], home, env={"OPENCLAW_GATEWAY_PORT": "1"})
+    assert text.rstrip().splitlines()[-1] == (
+        "Done: removed 1 entry (1 stale), archived 1 file, deleted 1 file, freed 2.05 KB.")
+    piped = cli(home)
+    assert "Done:" not in piped.stdout

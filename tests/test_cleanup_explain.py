@@ -197,3 +197,30 @@ def test_at_a_terminal_the_plan_shows_the_reason_column_without_explain(home):
                       {"OPENCLAW_GATEWAY_PORT": "1", "NO_COLOR": "1", "COLUMNS": "200"})
     assert re.search(r"^Action .*Flags +Reason$", text, re.M), text
     assert re.search(r"^prune-stale .*41d > pruneAfter 30d$", text, re.M), text
+
+
+def test_an_archive_is_as_old_as_the_timestamp_in_its_name_which_retention_judges(home):
+    """A `.reset.<time>` archive from 10 days ago copied today (fresh mtime): 10 days old, as retention sees it."""
+    from openclaw_cli.store.artifacts import format_archive_timestamp
+
+    write_config(home, {"resetArchiveRetention": "7d"})
+    now = now_ms()
+    store = write_store(home, {"agent:main:explicit:a": {"sessionId": "a", "updatedAt": now}})
+    put(store.parent / "a.jsonl")
+    put(store.parent / f"old.jsonl.reset.{format_archive_timestamp(now - 10 * DAY_MS)}")
+    put(store.parent / f"new.jsonl.reset.{format_archive_timestamp(now - 2 * DAY_MS)}", age_ms=20 * DAY_MS)
+
+    def by_name(summary: dict) -> dict:
+        return {Path(a["path"]).name.split(".")[0]: a for a in summary["artifacts"]}
+
+    preview = by_name(explained(home))
+    assert preview["old"]["action"] == "keep" and "only an applying run ages archives" in preview["old"]["reason"]
+    assert 10 * DAY_MS <= preview["old"]["ageMs"] < 11 * DAY_MS
+    assert 2 * DAY_MS <= preview["new"]["ageMs"] < 3 * DAY_MS
+    result = cli(home, "--enforce", "--explain", "--json")
+    assert result.returncode == 0, result.stderr
+    applied = by_name(json.loads(result.stdout))
+    assert (applied["old"]["action"], applied["old"]["reason"]) == (
+        "remove", ".reset archive older than resetArchiveRetention (10d > 7d)")
+    assert applied["new"]["action"] == "keep"
+    assert not any(p.name.startswith("old.") for p in store.parent.iterdir())

@@ -401,6 +401,85 @@ def test_validation_matches_reference_schema(reference, tmp_path):
     assert not mismatches, mismatches[:5]
 
 
+# Where pydantic and zod judge differently, the models and the adapter make them agree.
+_ZOD_CASES = {
+    "unknown keys of one object are one issue at the object's path, after its fields": (
+        {"session": {"bogus": 1, "store": 5, "other": 2}},
+        ["session.store: Invalid input", "session: Invalid input"]),
+    "an object's refinement still runs beside a failed bound": (
+        {"session": {"maintenance": {"maxEntries": 0, "pruneAfter": "soon"}}},
+        ["session.maintenance.maxEntries: Invalid input (must be greater than 0)",
+         "session.maintenance.pruneAfter: invalid duration (use ms, s, m, h, d)"]),
+    "an object's refinement does not run after a value of the wrong kind": (
+        {"session": {"maintenance": {"mode": "x", "pruneAfter": "soon"}}},
+        ['session.maintenance.mode: Invalid input (allowed: "enforce", "warn")']),
+    "a union whose only well-shaped branch failed a check reports that check": (
+        {"gateway": {"auth": {"token": {"source": "env", "provider": "Bad", "id": "TOK"}}}},
+        ['gateway.auth.token.provider: Secret reference provider must match /^[a-z][a-z0-9_-]{0,63}$/ '
+         '(example: "default").']),
+    "a union that nothing fits is one issue, listing the allowed values when every branch has some": (
+        {"agents": {"list": [{"id": "a", "fastModeDefault": "x"}]}},
+        ['agents.list.0.fastModeDefault: Invalid input (allowed: true, false, "auto")']),
+    "a union that nothing fits lists no values when a branch cannot list them": (
+        {"session": {"maintenance": {"resetArchiveRetention": True}}},
+        ["session.maintenance.resetArchiveRetention: Invalid input"]),
+    "a secret reference with an unknown source is reported at the object itself": (
+        {"gateway": {"auth": {"token": {"source": "vault"}}}}, ["gateway.auth.token: Invalid input"]),
+    "a boolean is not a number": ({"session": {"idleMinutes": True}}, ["session.idleMinutes: Invalid input"]),
+    "an integer may be written as 5.0": ({"session": {"idleMinutes": 5.0}}, []),
+    "false is not 0 for a literal": ({"cron": {"sessionRetention": 0}}, ["cron.sessionRetention: Invalid input"]),
+    "an integer beyond the safe range fails that check and the maximum": (
+        {"session": {"agentToAgent": {"maxPingPongTurns": 9007199254740993}}},
+        ["session.agentToAgent.maxPingPongTurns: Invalid input",
+         "session.agentToAgent.maxPingPongTurns: Invalid input (maximum: 20)"]),
+    "a missing required literal lists the values it may take": (
+        {"session": {"sendPolicy": {"rules": [{}]}}},
+        ['session.sendPolicy.rules.0.action: Invalid input (allowed: "allow", "deny")']),
+    "a string given for an array is checked for the array's length too": (
+        {"cron": {"retry": {"backoffMs": ""}}},
+        ["cron.retry.backoffMs: Invalid input", "cron.retry.backoffMs: Invalid input"]),
+    "the env block's own keys come before its variables": (
+        {"env": {"X": 1, "shellEnv": {"bogus": 1}}}, ["env.shellEnv: Invalid input", "env.X: Invalid input"]),
+}
+
+
+@pytest.mark.parametrize("case", list(_ZOD_CASES))
+def test_validation_reports_as_zod_does(case):
+    cfg, expected = _ZOD_CASES[case]
+    assert [i.format() for i in schema.validate_config(cfg, {"HOME": "/nonexistent"})] == expected
+
+
+def test_the_zod_cases_are_what_the_reference_says(reference, tmp_path):
+    configs = [cfg for cfg, _ in _ZOD_CASES.values()]
+    assert _node(reference, tmp_path, _VALIDATE_ORACLE, configs) == [want for _, want in _ZOD_CASES.values()]
+
+
+def test_unknown_key_paths_list_children_before_the_parents_own_keys():
+    cfg = {"session": {"bogus": 1, "reset": {"x": 1}}, "agents": {"defaults": {"model": {"q": 1}}}, "top": 1,
+           "gateway": {"auth": {"token": {"source": "env", "provider": "p", "id": "X", "y": 1}}},
+           "bindings": [{"agentId": "a", "match": {"channel": "c"}, "z": 1}]}
+    assert schema.unknown_key_paths(cfg) == [
+        ("agents", "defaults", "model", "q"), ("session", "reset", "x"), ("session", "bogus"), ("top",)]
+
+
+def test_a_typical_config_validates_in_well_under_ten_milliseconds():
+    import time
+
+    cfg = {"session": {"maintenance": {"mode": "enforce", "pruneAfter": "30d", "maxDiskBytes": "1gb"},
+                       "reset": {"mode": "daily", "atHour": 4}},
+           "agents": {"defaults": {"model": {"primary": "p/m", "fallbacks": ["a"]}},
+                      "list": [{"id": f"a{i}", "workspace": f"/w/{i}"} for i in range(10)]},
+           "gateway": {"port": 18789, "auth": {"mode": "token", "token": {"source": "env", "provider": "default",
+                                                                           "id": "TOK"}}},
+           "bindings": [{"agentId": "a1", "match": {"channel": "telegram"}}], "channels": {"telegram": {}}}
+    env = {"HOME": "/nonexistent"}
+    assert schema.validate_config(cfg, env) == []
+    start = time.perf_counter()
+    for _ in range(20):
+        schema.validate_config(cfg, env)
+    assert (time.perf_counter() - start) / 20 < 0.010
+
+
 # ------------------------------------------------------------------ against the reference binary
 
 def _problems(stderr: str) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import sqlite3
@@ -263,6 +264,27 @@ def test_one_runs_no_color_flag_does_not_leak_into_the_next_run_in_the_same_proc
     flagged = cli.run(["--no-color", "sessions"], home, env={"FORCE_COLOR": "1"})
     assert flagged.returncode == 0 and "\x1b[" not in flagged.stdout
     assert "\x1b[" in cli.run(["sessions"], home, env={"FORCE_COLOR": "1"}).stdout
+
+
+def test_global_options_are_settings_of_the_run_not_environment_variables(home: Path, monkeypatch) -> None:
+    """`--no-color` and `--log-level` change nothing in the process environment (nor what children inherit)."""
+    import contextlib
+    import io
+
+    from openclaw_cli.cli.app import main
+    from openclaw_cli.ui import console
+
+    _write_store(home, _store(int(time.time() * 1000)))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    before = dict(os.environ)
+    with contextlib.redirect_stdout(io.StringIO()), pytest.raises(SystemExit) as done:
+        main(["--no-color", "--log-level", "error", "sessions", "--json"])
+    assert done.value.code == 0
+    assert dict(os.environ) == before
+    assert console.log_level() == "error"
+    with contextlib.redirect_stdout(io.StringIO()), pytest.raises(SystemExit):
+        main(["sessions", "--json"])
+    assert console.log_level() == "info"
 
 
 def test_parent_json_agent_and_store_reach_list(home: Path) -> None:

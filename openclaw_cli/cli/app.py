@@ -6,27 +6,55 @@ import os
 import sys
 
 import typer
+from typer.core import TyperGroup
 
 from openclaw_cli import __version__
 from openclaw_cli.cli import compact as compact_cli
 from openclaw_cli.cli import context as context_cli
 from openclaw_cli.cli import doctor as doctor_cli
 from openclaw_cli.cli import sessions as sessions_cli
+from openclaw_cli.cli.help import install_formatter
 
 EPILOG = """\b
+Examples:
+  openclaw sessions                        Sessions of the default agent, newest first.
+  openclaw sessions cleanup --dry-run      What maintenance would remove, and why.
+  openclaw sessions disk                   What fills the session folders.
+  openclaw context list                    What fills the main session's context window.
+  openclaw compact agent:main:main         Compact a long session.
+  openclaw doctor --lint --json            Health findings for monitoring.
+
+\b
 Exit codes:
   0   success
   1   error (bad config, unknown agent or session, corrupt store, a Gateway that refuses, I/O failure)
   2   bad usage (unknown option, bad value, conflicting options)
   75  a lock is busy (sessions cleanup: the store lock; compact: the transcript lock)
 
-\b
 Other commands (config, gateway, agents, sessions tail, ...) run OpenClaw's own CLI
 when it is installed ($OPENCLAW_CLI_UPSTREAM, else the next `openclaw` on PATH);
-without it they exit 2."""
+without it they exit 2.
+
+\b
+Files:
+  ~/.openclaw/openclaw.json           the config ($OPENCLAW_CONFIG_PATH; ~/.openclaw-NAME with --profile)
+  ~/.openclaw/agents/<id>/sessions/   each agent's sessions.json and its transcripts
+  $OPENCLAW_STATE_DIR                 the state folder, instead of ~/.openclaw"""
+
+COMMAND_ORDER = ("sessions", "context", "compact", "doctor", "completion")
+
+
+class _OrderedGroup(TyperGroup):
+    """The root's commands in the order `--help` teaches them, whether typer made them commands or groups."""
+
+    def list_commands(self, ctx) -> list[str]:
+        names = super().list_commands(ctx)
+        return sorted(names, key=lambda n: COMMAND_ORDER.index(n) if n in COMMAND_ORDER else len(COMMAND_ORDER))
+
 
 app = typer.Typer(
     name="openclaw",
+    cls=_OrderedGroup,
     epilog=EPILOG,
     help="Maintenance and inspection for OpenClaw session stores.\n\n"
          "Works directly on the files under ~/.openclaw, and hands work to a running "
@@ -37,11 +65,12 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+install_formatter()
 app.add_typer(sessions_cli.app, name="sessions")
 app.add_typer(context_cli.app, name="context")
-app.add_typer(doctor_cli.app, name="doctor")
 app.add_typer(__import__("openclaw_cli.cli.completion", fromlist=["app"]).app, name="completion")
 compact_cli.register(app)
+doctor_cli.register(app)
 
 
 def _version(value: bool) -> None:
@@ -61,8 +90,8 @@ def root(
                                 help="Use the profile's state dir (~/.openclaw-NAME) and config."),
     dev: bool = typer.Option(False, "--dev", help="Profile `dev` (state in ~/.openclaw-dev, gateway port 19001)."),
     no_color: bool = typer.Option(False, "--no-color", help="Never colour the output (NO_COLOR works too)."),
-    log_level: str = typer.Option("warn", "--log-level", metavar="LEVEL",
-                                  help="Diagnostics on stderr: error, warn, info or debug."),
+    log_level: str = typer.Option(None, "--log-level", metavar="LEVEL",
+                                  help="Diagnostics: error, warn, info (the default) or debug."),
     version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True,
                                  help="Print the version and exit."),
 ) -> None:
@@ -73,10 +102,11 @@ def root(
 
     if no_color:  # main() has reset it to False for this run
         console.set_no_color(True)
-        os.environ["NO_COLOR"] = "1"
-    if log_level not in ("error", "warn", "info", "debug"):
+    if log_level is None:
+        return
+    if log_level not in console.LOG_LEVELS:
         raise UsageError(f"--log-level must be one of error, warn, info, debug (got {log_level!r})")
-    os.environ["OPENCLAW_CLI_LOG_LEVEL"] = log_level
+    console.set_log_level(log_level)
     if log_level in ("info", "debug"):
         import logging
 
@@ -96,12 +126,18 @@ def main(argv: list[str] | None = None) -> None:
     from openclaw_cli.ui import console, progress
 
     console.set_no_color(False)
+    console.set_log_level("info")
     progress.enable(False)
     sys.stdout = GuardedStream(sys.stdout)
     try:
         profile, args = parse_cli_profile_args(args)
         apply_cli_profile(os.environ, profile, False)
-        code = app(args, prog_name="openclaw", standalone_mode=False)
+        from typer.main import get_command
+
+        from openclaw_cli.cli.argv import hoist_global_options
+
+        command = get_command(app)
+        code = command.main(hoist_global_options(command, args), prog_name="openclaw", standalone_mode=False)
         sys.stdout.flush()
     except CliError as err:
         _discard_unwritable_stdout()
@@ -122,7 +158,7 @@ def main(argv: list[str] | None = None) -> None:
         _discard_unwritable_stdout(force=True)
         sys.exit(1)
     except Exception as exc:
-        if os.environ.get("OPENCLAW_CLI_LOG_LEVEL") == "debug":
+        if console.log_level() == "debug":
             raise
         sys.stderr.write(f"openclaw: unexpected error: {type(exc).__name__}: {exc}\n")
         sys.exit(1)

@@ -22,7 +22,6 @@ Examples:
   openclaw sessions compact "agent:work:main" --agent work --json
       The same command under `sessions`; --json prints the sessions.compact reply.
 
-\b
 Without --dry-run, --offline or an offline-only option (--summarizer, --base-url, --model,
 --api-key-env, --summary-file), a running Gateway does the work, as with OpenClaw's CLI;
 when nothing listens at the local Gateway address, the files are compacted here, as the
@@ -37,6 +36,12 @@ Exit codes:
       nothing to compact, or a result that would not shrink the context)
   2   bad usage (unknown option, bad value, conflicting options, an empty KEY)
   75  a live process holds the transcript lock
+
+\b
+Files:
+  ~/.openclaw/agents/<id>/sessions/sessions.json  the session store (the entry's new counts)
+  ~/.openclaw/agents/<id>/sessions/<id>.jsonl     the transcript (--max-lines keeps a .bak.<time>)
+  <transcript>.lock                               the write lock the Gateway also takes
 """
 
 # parent `sessions` options OpenClaw refuses for `sessions compact`, in its order
@@ -94,4 +99,7 @@ def compact(
 
 def register(app: typer.Typer) -> None:
     """Add `compact` to a Typer app (the root and the `sessions` group share the function)."""
-    app.command("compact", help=HELP, epilog=EPILOG)(compact)
+    from openclaw_cli.cli.help import Command
+
+    app.command("compact", cls=Command, help=HELP, short_help="Compact a long session, through the Gateway or offline.",
+                epilog=EPILOG)(compact)

@@ -32,25 +32,37 @@ app = typer.Typer(
 )
 
 
+def _shell_epilog(example: str) -> str:
+    return f"""\b
+Examples:
+  {example}
+
+\b
+Exit codes:
+  0   success
+  2   bad usage (an unknown option)
+"""
+
+
 def _print(shell: str) -> None:
     from openclaw_cli.cli.docsgen.generate import completion_script
 
     sys.stdout.write(completion_script(shell))
 
 
-@app.command("bash")
+@app.command("bash", epilog=_shell_epilog("openclaw completion bash > ~/.local/share/bash-completion/completions/openclaw"))
 def bash_cmd() -> None:
     """Print the bash completion script."""
     _print("bash")
 
 
-@app.command("zsh")
+@app.command("zsh", epilog=_shell_epilog('openclaw completion zsh > "${fpath[1]}/_openclaw"'))
 def zsh_cmd() -> None:
     """Print the zsh completion script."""
     _print("zsh")
 
 
-@app.command("fish")
+@app.command("fish", epilog=_shell_epilog("openclaw completion fish > ~/.config/fish/completions/openclaw.fish"))
 def fish_cmd() -> None:
     """Print the fish completion script."""
     _print("fish")

@@ -4,7 +4,29 @@ from __future__ import annotations
 
 import typer
 
+EPILOG = """\b
+Examples:
+  openclaw context list                       The main session of the default agent.
+  openclaw context detail --session agent:work:main
+  openclaw context json --offline             From the files, even while a Gateway runs.
+  openclaw context map --output window.png    A treemap image of the window.
+
+\b
+Exit codes:
+  0   success
+  1   error (an unknown --session or agent, bad config, unreadable files, a Gateway that refuses)
+  2   bad usage (unknown option or sub-command)
+
+\b
+Files:
+  ~/.openclaw/openclaw.json                       the config (agents, workspaces, limits)
+  ~/.openclaw/agents/<id>/sessions/sessions.json  the session store; transcripts beside it
+  the agent's workspace                           AGENTS.md, SOUL.md, ... and skills
+"""
+
 app = typer.Typer(
+    short_help="Show what fills a session's context window.",
+    epilog=EPILOG,
     help="Show what fills a session's context window (like the /context chat command), "
          "read from disk or from a running Gateway, without sending a chat turn.",
     no_args_is_help=True,
@@ -54,7 +76,7 @@ def list_cmd(session: str = SESSION, agent: str = AGENT, tokenizer: str = TOKENI
          url=url, token=token, password=password, timeout=timeout)
 
 
-@app.command("detail", epilog=EXIT_CODES)
+@app.command("detail", short_help="Sizes per file, skill and tool, and the transcript.", epilog=EXIT_CODES)
 def detail_cmd(session: str = SESSION, agent: str = AGENT, tokenizer: str = TOKENIZER, offline: bool = OFFLINE,
                plain: bool = PLAIN, url: str = URL, token: str = TOKEN, password: str = PASSWORD,
                timeout: str = TIMEOUT) -> None:
@@ -70,7 +92,7 @@ def detail_cmd(session: str = SESSION, agent: str = AGENT, tokenizer: str = TOKE
          url=url, token=token, password=password, timeout=timeout)
 
 
-@app.command("json", epilog=EXIT_CODES)
+@app.command("json", short_help="The report and session counters as JSON.", epilog=EXIT_CODES)
 def json_cmd(session: str = SESSION, agent: str = AGENT, offline: bool = OFFLINE, url: str = URL,
              token: str = TOKEN, password: str = PASSWORD, timeout: str = TIMEOUT) -> None:
     """The report and session counters as JSON ({report, session}); unknown values are null.
@@ -83,7 +105,7 @@ def json_cmd(session: str = SESSION, agent: str = AGENT, offline: bool = OFFLINE
          url=url, token=token, password=password, timeout=timeout)
 
 
-@app.command("map", epilog=EXIT_CODES)
+@app.command("map", short_help="A treemap of what fills the window.", epilog=EXIT_CODES)
 def map_cmd(session: str = SESSION, agent: str = AGENT, output: str = typer.Option(
                 None, "--output", "-o", metavar="FILE",
                 help="Write a treemap image: .png (1280x860) or .svg; without it, draw at the terminal"),

@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import typer
 
-app = typer.Typer(
-    help="Health checks and quick fixes for the OpenClaw state folder and config.",
-    invoke_without_command=True,
-    no_args_is_help=False,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+HELP = "Health checks and quick fixes for the OpenClaw state folder and config."
 
 EPILOG = """\b
 Examples:
@@ -24,6 +18,12 @@ Exit codes:
   0   success (with --lint: no finding at or above --severity-min)
   1   error (with --lint: a finding at or above --severity-min, default warning)
   2   bad usage (unknown option, a lint option without --lint, an unknown --only check id)
+
+\b
+Files:
+  ~/.openclaw/openclaw.json   the config it checks (and, with --fix, rewrites; a .bak is kept)
+  ~/.openclaw/                the state folder: agents/<id>/sessions, credentials, logs
+  $OPENCLAW_STATE_DIR         the state folder, instead of ~/.openclaw
 """
 
 
@@ -32,7 +32,6 @@ ONLY_OPTION = typer.Option(None, "--only", metavar="ID", help="With --lint: run 
 SKIP_OPTION = typer.Option(None, "--skip", metavar="ID", help="With --lint: skip this check id (repeatable)")
 
 
-@app.callback(epilog=EPILOG)
 def doctor(
     no_workspace_suggestions: bool = typer.Option(False, "--no-workspace-suggestions",
                                                   help="Disable workspace memory system suggestions"),
@@ -64,3 +63,9 @@ def doctor(
     code = run_doctor_command(args)
     if code:
         raise typer.Exit(code)
+
+
+def register(app: typer.Typer) -> None:
+    """Add `doctor` to the root app: one command with options, no sub-commands."""
+    app.command("doctor", help=HELP, short_help="Health checks and repairs for the state folder and config.",
+                epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})(doctor)

@@ -7,6 +7,7 @@ import typer
 from openclaw_cli.cli import compact as compact_cli
 
 app = typer.Typer(
+    short_help="List sessions and maintain the session stores.",
     invoke_without_command=True,
     no_args_is_help=False,
     rich_markup_mode=None,
@@ -55,13 +56,20 @@ def sessions(
 
 
 LIST_EPILOG = """\b
+Examples:
+  openclaw sessions list                      Sessions of the default agent, newest first.
+  openclaw sessions list --all-agents --json  Every agent's sessions as JSON.
+  openclaw sessions list --active 60          Only those updated in the last hour.
+  openclaw sessions list --store PATH         A sessions.json anywhere (a backup, a copy).
+
+\b
 Exit codes:
   0   success (also: no sessions, no store yet at the default location)
   1   error (bad config, unknown agent, a store that does not parse, a --store that does not exist)
   2   bad usage (unknown option, bad --limit or --active, conflicting options)"""
 
 
-@app.command("list", epilog=LIST_EPILOG)
+@app.command("list", short_help="List sessions (the same as `openclaw sessions`).", epilog=LIST_EPILOG)
 def list_cmd(
     ctx: typer.Context,
     active: str = typer.Option(None, "--active", metavar="MINUTES",
@@ -190,7 +198,7 @@ Exit codes:
   2   bad usage (unknown option, bad --top, conflicting options)"""
 
 
-@app.command("disk", epilog=DISK_EPILOG)
+@app.command("disk", short_help="Show what uses the disk, and what cleanup would free.", epilog=DISK_EPILOG)
 def disk_cmd(
     ctx: typer.Context,
     agent: str = typer.Option(None, "--agent", metavar="ID",

@@ -72,6 +72,8 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
     lines = render.applied_lines(outcome.summaries)
     for extra in outcome.explained:
         lines += extra
+    if sys.stdout.isatty():
+        lines += ["", render.applied_totals_line(outcome.summaries, outcome.done)]
     output.print_console_lines(lines, outcome.cfg)
 
 
@@ -120,6 +122,7 @@ class CleanupOutcome:
     now_ms: int
     logs: list[tuple[str, str]] = field(default_factory=list)  # (level, message) in run order
     explained: list[list[str]] = field(default_factory=list)  # with --explain: each applied store's reasons
+    done: list = field(default_factory=list)  # the effects carried out (list[Effect]), every store
 
     def json_value(self) -> dict:
         """A single summary bare; several (or none) wrapped as OpenClaw wraps them."""
@@ -170,7 +173,7 @@ def run_cleanup(req: CleanupRequest, env: MutableMapping[str, str] | None = None
                 outcome.previews.append(_preview(cfg, target, store, settings, mode, req.options, env, now_ms))
             else:
                 outcome.summaries.append(_apply(cfg, target, store, settings, mode, req.options, env, now_ms,
-                                                outcome.logs, lock_paths, outcome.explained))
+                                                outcome, lock_paths))
     finally:
         for lock in reversed(locks):
             lock.release()
@@ -230,19 +233,19 @@ def _refuse_lost_index(plan, loaded, opts: CleanupOptions) -> None:
         raise StoreError(lostindex.refusal(plan.target.store_path, loaded.exists, plan.lost_index_transcripts))
 
 
-def _apply(cfg, target, loaded, settings, mode, opts, env, now_ms, logs, lock_paths: list[str],
-           explained: list[list[str]]) -> dict:
+def _apply(cfg, target, loaded, settings, mode, opts, env, now_ms, outcome: CleanupOutcome,
+           lock_paths: list[str]) -> dict:
     from openclaw_cli.maintenance.execute import execute
 
     plan = _plan(cfg, target, loaded, settings, mode, opts, env, now_ms, lock_paths)
     _refuse_lost_index(plan, loaded, opts)
-    execute(plan)
-    logs.extend(plan.logs)
+    outcome.done.extend(execute(plan).done)
+    outcome.logs.extend(plan.logs)
     if plan.why is not None:
         from openclaw_cli.maintenance import render
 
         fields, lines = render.applied_explain(plan)
-        explained.append(lines)
+        outcome.explained.append(lines)
         return {**plan.summary, **fields}
     return plan.summary
 
@@ -270,7 +273,10 @@ def _print_logs(logs, json_out: bool, cfg=None) -> None:
     warnings on stderr; redacted like every console line."""
     from openclaw_cli.ui import console as output
 
+    threshold = output.log_level()
     for level, message in logs:
+        if (level == "info" and threshold in ("warn", "error")) or (level == "warn" and threshold == "error"):
+            continue  # as OpenClaw's console logger: --log-level warn or error hides them
         message = output.console_lines([message], cfg)[0]
         stream = sys.stderr if (json_out or level != "info") else sys.stdout
         text = f"[sessions/store] {message}"

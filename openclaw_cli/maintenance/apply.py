@@ -118,7 +118,7 @@ def plan_apply(req: ApplyRequest) -> ApplyPlan:
         if req.mode == "warn":
             for key in before:
                 why.keep(key, "warn-mode", "session.maintenance.mode is warn: nothing is removed (--enforce applies)")
-        _explain_effects(why, plan.effects, req.target.store_path)
+        _explain_effects(why, plan.effects, req)
     return plan
 
 
@@ -139,21 +139,35 @@ def _actions(before: dict[str, dict], store: dict[str, dict], fixes: _Fixes, don
     return out
 
 
-def _explain_effects(why: Explain, effects: list[Effect], store_path: str) -> None:
+def _retention_text(effect: Effect, req: ApplyRequest) -> str | None:
+    """`.reset archive older than resetArchiveRetention (10d > 7d)`, from the name's timestamp."""
+    from openclaw_cli.maintenance.explain import span
+    from openclaw_cli.store.artifacts import parse_archive_timestamp
+
+    rules = {"archive retention (deleted)": ("deleted", "pruneAfter", req.settings.prune_after_ms),
+             "archive retention (reset)": ("reset", "resetArchiveRetention", req.settings.reset_archive_retention_ms)}
+    if effect.reason not in rules:
+        return None
+    reason, setting, limit = rules[effect.reason]
+    stamp = parse_archive_timestamp(effect.path.rsplit("/", 1)[-1], reason)
+    numbers = "" if stamp is None or limit is None else f" ({span(req.now_ms - stamp)} > {span(limit)})"
+    return f".{reason} archive older than {setting}{numbers}"
+
+
+def _explain_effects(why: Explain, effects: list[Effect], req: ApplyRequest) -> None:
     """Renames and deletions the sweep and the budget did not explain: archiving and archive retention."""
     from openclaw_cli.store import artifacts
 
-    store_name = store_path.rsplit("/", 1)[-1]
+    store_name = req.target.store_path.rsplit("/", 1)[-1]
     texts = {"archive (deleted)": "transcript of a removed entry, archived as .deleted",
              "trajectory sidecar": "trajectory sidecar of a removed entry",
-             "trajectory pointer": "trajectory pointer of a removed entry",
-             "archive retention (deleted)": ".deleted archive older than pruneAfter",
-             "archive retention (reset)": ".reset archive older than resetArchiveRetention"}
+             "trajectory pointer": "trajectory pointer of a removed entry"}
     for effect in effects:
         name = effect.path.rsplit("/", 1)[-1]
         family = artifacts.family_of(name, effect.kind == "rename", store_name)
         action = "archive" if effect.kind == "rename" else "remove"
-        why.file(effect.path, action, family, effect.reason, texts.get(effect.reason, effect.reason))
+        text = _retention_text(effect, req) or texts.get(effect.reason, effect.reason)
+        why.file(effect.path, action, family, effect.reason, text)
 
 
 def _decide_fixes(req: ApplyRequest, paths: EntryPaths, work: dict[str, dict], why: Explain | None) -> _Fixes:

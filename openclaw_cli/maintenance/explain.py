@@ -109,12 +109,24 @@ def protection_lines(counts: Counter[str]) -> list[str]:
     return out
 
 
+def _born_ms(path: str, mtimes: dict[str, float]) -> float | None:
+    """When a file counts as made: an archive's name timestamp (what retention judges), else its mtime."""
+    from openclaw_cli.store.artifacts import ARCHIVE_REASONS, parse_archive_timestamp
+
+    name = path.rsplit("/", 1)[-1]
+    for reason in ARCHIVE_REASONS:
+        stamp = parse_archive_timestamp(name, reason)
+        if stamp is not None:
+            return stamp
+    return mtimes.get(path)
+
+
 def artifacts_json(why: Explain, now_ms: int, mtimes: dict[str, float]) -> list[dict]:
     """Every file the plan looked at: path, family, age, action and the rule, by path."""
     out = []
     for path in sorted(why.files):
         action, family, decision = why.files[path]
-        mtime = mtimes.get(path)
-        out.append({"path": path, "family": family, "ageMs": None if mtime is None else max(0, int(now_ms - mtime)),
+        born = _born_ms(path, mtimes)
+        out.append({"path": path, "family": family, "ageMs": None if born is None else max(0, int(now_ms - born)),
                     "action": action, "reason": decision.text})
     return out

@@ -158,3 +158,29 @@ def applied_lines(summaries: Sequence[Mapping]) -> list[str]:
         if removed:
             out.append(f"Pruned unreferenced artifacts: {removed}")
     return out
+
+
+REMOVAL_REASONS = (("pruned", "stale"), ("capped", "over maxEntries"), ("missing", "missing transcript"),
+                   ("dmScopeRetired", "retired DM scope"), ("modelRunPruned", "model-run probe"))
+
+
+def applied_totals_line(summaries: Sequence[Mapping], done: Sequence) -> str:
+    """One line after an applying run at a terminal: entries removed by reason, files, bytes freed.
+
+    `done` holds the effects carried out (renames archive a transcript, deletions free its bytes)."""
+    from humanfriendly import format_size
+
+    reasons: dict[str, int] = {}
+    for s in summaries:
+        for key, label in REMOVAL_REASONS:
+            reasons[label] = reasons.get(label, 0) + int(s.get(key) or 0)
+        budget = s.get("diskBudget") or {}
+        reasons["disk budget"] = reasons.get("disk budget", 0) + int(budget.get("removedEntries") or 0)
+    removed = sum(reasons.values())
+    why = ", ".join(f"{n:,} {label}" for label, n in reasons.items() if n)
+    archived = sum(1 for e in done if e.kind == "rename")
+    deleted = [e for e in done if e.kind == "delete"]
+    entries = f"removed {removed:,} {'entry' if removed == 1 else 'entries'}" + (f" ({why})" if why else "")
+    return (f"Done: {entries}, archived {archived:,} {'file' if archived == 1 else 'files'}, "
+            f"deleted {len(deleted):,} {'file' if len(deleted) == 1 else 'files'}, "
+            f"freed {format_size(sum(e.size for e in deleted))}.")

@@ -54,6 +54,8 @@ def error_line(text: str) -> None:
 
 
 _color_disabled = False
+_log_level = "info"  # OpenClaw's console default: its info lines are shown
+LOG_LEVELS = ("error", "warn", "info", "debug")
 
 
 def set_no_color(disabled: bool) -> None:
@@ -62,6 +64,16 @@ def set_no_color(disabled: bool) -> None:
     Set at the start of every run, so that one in-process run's flag never leaks into the next."""
     global _color_disabled
     _color_disabled = disabled
+
+
+def set_log_level(level: str) -> None:
+    """`--log-level` for this run (reset to `info` at the start of every run, like the colour flag)."""
+    global _log_level
+    _log_level = level
+
+
+def log_level() -> str:
+    return _log_level
 
 
 def color_enabled(stream: TextIO | None = None, *, no_color_flag: bool = False) -> bool:

@@ -31,7 +31,9 @@ def task(description: str, total: int | None):
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    console = Console(stderr=True, no_color=bool(os.environ.get("NO_COLOR")))
+    from openclaw_cli.ui.console import color_enabled
+
+    console = Console(stderr=True, no_color=not color_enabled(sys.stderr))
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as bar:
         tid = bar.add_task(description, total=total)

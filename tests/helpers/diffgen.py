@@ -854,37 +854,70 @@ class CaseGen:
         return [self.prune_ms, MODEL_RUN_MS, TEMP_STALE_MS, self.reset_ms or 0, max(self.prune_ms, TEMP_STALE_MS)]
 
     def generate(self) -> Case:
-        rng = self.rng
+        """One case: config, stores and files, then the command lines, drawn in a fixed order from the seed."""
         maintenance = self.choose_maintenance()
-        self.ages = Ages(rng, self.cutoffs())
+        self.ages = Ages(self.rng, self.cutoffs())
         session: dict[str, Any] = {}
-        agents_cfg: dict[str, Any] | None = None
-        agent_ids = ["main"]
-        default_agent = "main"
-        if rng.random() < 0.3:
-            pool = ["main", "work", "Ops Team", "research", "Coder"]
-            chosen = rng.sample(pool, rng.randint(1, 3))
-            lst: list[dict[str, Any]] = []
-            for raw in chosen:
-                item: dict[str, Any] = {"id": raw}
-                if rng.random() < 0.3:
-                    item["model"] = rng.choice(["openai/gpt-4.1", {"primary": "anthropic/claude-opus-4"}, "mistral-large"])
-                lst.append(item)
-            if len(lst) > 1 and rng.random() < 0.5:
-                rng.choice(lst)["default"] = True
-                self.tags.add("cfg:agents-default")
-            agents_cfg = {"list": lst}
+        agents_cfg, agent_ids, default_agent = self.choose_agents()
+        acp_ids = self.choose_acp()
+        store_template = self.choose_session_config(session)
+        target, stores_for, chosen_agent = self.choose_target(agent_ids, acp_ids, default_agent)
+        store_gens, big = self.make_stores(stores_for, store_template, target)
+        self.choose_limits(maintenance, store_gens, big)
+        if maintenance:
+            session["maintenance"] = maintenance
+        if session:
+            self.config["session"] = session
+        if agents_cfg:
+            self.config["agents"] = agents_cfg
+        missing_stores = self.write_store_files(store_gens)
+        main_sg = store_gens[0] if store_gens else None
+        flags = self.choose_flags(main_sg)
+        sel, parent = self.choose_selection(target, main_sg, agents_cfg, chosen_agent, default_agent)
+        runs = self.choose_runs(maintenance, parent, sel, flags)
+        config = self.choose_config_form()
+        name = f"gen-{self.seed:05d}-{target}" + (f"-{len(main_sg.entries)}e" if main_sg else "")
+        difference, ours_extra = self.expected_differences(maintenance, store_gens, sel, parent, main_sg,
+                                                           missing_stores)
+        return Case(name=name, files=self.files, runs=runs, config=config, env=self.env,
+                    tags=sorted(self.tags), expect_error=self.expect_error, seed=self.seed,
+                    expected_difference=difference, ours_extra_args=ours_extra)
+
+    def choose_agents(self) -> tuple[dict[str, Any] | None, list[str], str]:
+        """Sometimes an `agents.list` (1-3 agents, maybe a default and models): (config, ids, default id)."""
+        rng = self.rng
+        if rng.random() >= 0.3:
+            return None, ["main"], "main"
+        pool = ["main", "work", "Ops Team", "research", "Coder"]
+        chosen = rng.sample(pool, rng.randint(1, 3))
+        lst: list[dict[str, Any]] = []
+        for raw in chosen:
+            item: dict[str, Any] = {"id": raw}
             if rng.random() < 0.3:
-                agents_cfg["defaults"] = {"model": rng.choice(["google/gemini-2.5-pro", {"primary": "xai/grok-4"}])}
-            agent_ids = [normalize_agent_id(a["id"]) for a in lst]
-            defaults = [a for a in lst if a.get("default")]
-            default_agent = normalize_agent_id((defaults[0] if defaults else lst[0])["id"])
-            self.tags.add("cfg:agents-list")
-        acp_ids: list[str] = []
-        if rng.random() < 0.12:
-            self.config["acp"] = {"defaultAgent": "claude", "allowedAgents": rng.choice([["gemini", "*"], ["codex"]])}
-            acp_ids = ["claude"] + [a for a in self.config["acp"]["allowedAgents"] if a != "*"]
-            self.tags.add("cfg:acp")
+                item["model"] = rng.choice(["openai/gpt-4.1", {"primary": "anthropic/claude-opus-4"}, "mistral-large"])
+            lst.append(item)
+        if len(lst) > 1 and rng.random() < 0.5:
+            rng.choice(lst)["default"] = True
+            self.tags.add("cfg:agents-default")
+        agents_cfg: dict[str, Any] = {"list": lst}
+        if rng.random() < 0.3:
+            agents_cfg["defaults"] = {"model": rng.choice(["google/gemini-2.5-pro", {"primary": "xai/grok-4"}])}
+        defaults = [a for a in lst if a.get("default")]
+        self.tags.add("cfg:agents-list")
+        return (agents_cfg, [normalize_agent_id(a["id"]) for a in lst],
+                normalize_agent_id((defaults[0] if defaults else lst[0])["id"]))
+
+    def choose_acp(self) -> list[str]:
+        """Sometimes an `acp` block: the ACP agent ids it allows."""
+        if self.rng.random() >= 0.12:
+            return []
+        self.config["acp"] = {"defaultAgent": "claude", "allowedAgents": self.rng.choice([["gemini", "*"], ["codex"]])}
+        self.tags.add("cfg:acp")
+        return ["claude"] + [a for a in self.config["acp"]["allowedAgents"] if a != "*"]
+
+    def choose_session_config(self, session: dict[str, Any]) -> str | None:
+        """`session.dmScope` and `session.store` (a template, or one shared store); returns the template."""
+        rng = self.rng
         if rng.random() < 0.3:
             session["dmScope"] = rng.choice(["main", "per-peer", "per-channel-peer", "per-account-channel-peer"])
             self.tags.add(f"cfg:dmScope-{session['dmScope']}")
@@ -900,8 +933,12 @@ class CaseGen:
             self.tags.add("cfg:store-shared")
         if store_template:
             session["store"] = store_template
+        return store_template
 
-        # maxEntries / budgets are decided after the sizes are known
+    def choose_target(self, agent_ids: list[str], acp_ids: list[str],
+                      default_agent: str) -> tuple[str, list[str], str]:
+        """How the run picks its stores: (target kind, agents whose stores are made, the chosen agent)."""
+        rng = self.rng
         target = rng.choices(["store", "default", "agent", "all-agents", "parent"], [50, 15, 12, 13, 10])[0]
         if target == "all-agents":
             stores_for = list(dict.fromkeys(agent_ids + [normalize_agent_id(a) for a in acp_ids]))
@@ -911,6 +948,12 @@ class CaseGen:
         if target == "agent" or (target == "parent" and rng.random() < 0.5):
             chosen_agent = rng.choice(agent_ids)
             stores_for = [chosen_agent]
+        return target, stores_for, chosen_agent
+
+    def make_stores(self, stores_for: list[str], store_template: str | None,
+                    target: str) -> tuple[list[StoreGen], bool]:
+        """The targeted stores with entries and artifacts, maybe a bystander store and a legacy transcript."""
+        rng = self.rng
 
         def store_rel_for(agent: str) -> str:
             if store_template:
@@ -939,21 +982,25 @@ class CaseGen:
                 sg.add_entry(rng.choices(kinds, weights)[0])
             sg.add_artifacts()
             store_gens.append(sg)
-        # an untargeted neighbour store that must stay untouched
         if target in ("store", "agent") and rng.random() < 0.15:
+            # an untargeted neighbour store that must stay untouched
             other = "bystander"
             sg = StoreGen(self, other, f"{STATE}/agents/{other}/sessions/sessions.json")
             for _ in range(3):
                 sg.add_entry(rng.choice(["main", "direct-per-peer", "subagent"]))
             store_gens.append(sg)
             self.tags.add("store:bystander")
-        # legacy transcript dir (never touched unless it is the store dir)
         if rng.random() < 0.08 and store_gens and store_gens[0].sids:
+            # legacy transcript dir (never touched unless it is the store dir)
             sid = store_gens[0].sids[0]
             self.files.append({"path": f"{STATE}/sessions/{sid}.jsonl", "text": transcript_text("messages", sid, 0, rng),
                                "age": self.ages.unique_file_age(self.ages.between(HOUR, 3 * DAY))})
             self.tags.add("art:legacy-dir")
+        return store_gens, big
 
+    def choose_limits(self, maintenance: dict[str, Any], store_gens: list[StoreGen], big: bool) -> None:
+        """`maxEntries`, `maxDiskBytes`/`highWaterBytes` (sized from the folder) and a legacy `rotateBytes`."""
+        rng = self.rng
         total_entries = sum(len(sg.entries) for sg in store_gens[:1])
         r = rng.random()
         if big:
@@ -981,25 +1028,22 @@ class CaseGen:
         if rng.random() < 0.03:
             maintenance["rotateBytes"] = "10mb"
             self.tags.add("cfg:rotateBytes")
-        if maintenance:
-            session["maintenance"] = maintenance
-        if session:
-            self.config["session"] = session
-        if agents_cfg:
-            self.config["agents"] = agents_cfg
 
+    def write_store_files(self, store_gens: list[StoreGen]) -> set[str]:
+        """Each store's `sessions.json` (rarely left out); returns the stores without one."""
         missing_stores: set[str] = set()
         for sg in store_gens:
-            if rng.random() < 0.97:
+            if self.rng.random() < 0.97:
                 self.files.insert(0, sg.store_node())
             else:
                 self.tags.add("store:missing-file")
                 missing_stores.add(sg.store_rel)
+        return missing_stores
 
-        # --- flags
-        main_sg = store_gens[0] if store_gens else None
+    def choose_flags(self, main_sg: StoreGen | None) -> list[str]:
+        """`--active-key` (as stored, re-cased, padded or unknown), `--fix-missing`, `--fix-dm-scope`."""
+        rng = self.rng
         flags: list[str] = []
-        active_key: str | None = None
         if main_sg and main_sg.entries and rng.random() < 0.3:
             active_key = rng.choice(list(main_sg.entries))
             r = rng.random()
@@ -1021,7 +1065,16 @@ class CaseGen:
             self.tags.add("cli:fix-dm-scope")
         if "--active-key" not in flags:
             rng.shuffle(flags)
+        return flags
 
+    def _agent_as_configured(self, agents_cfg: dict[str, Any] | None, agent: str) -> str:
+        return next((a["id"] for a in (agents_cfg or {}).get("list", []) if normalize_agent_id(a["id"]) == agent),
+                    agent)
+
+    def choose_selection(self, target: str, main_sg: StoreGen | None, agents_cfg: dict[str, Any] | None,
+                         chosen_agent: str, default_agent: str) -> tuple[list[str], list[str]]:
+        """The store selection of `cleanup` itself, and the one given to the parent `sessions` command."""
+        rng = self.rng
         sel: list[str] = []
         parent: list[str] = []
         if target == "store":
@@ -1032,8 +1085,7 @@ class CaseGen:
         elif target == "default":
             self.tags.add("cli:default-target")
         elif target == "agent":
-            raw = next((a["id"] for a in (agents_cfg or {}).get("list", []) if normalize_agent_id(a["id"]) == chosen_agent),
-                       chosen_agent)
+            raw = self._agent_as_configured(agents_cfg, chosen_agent)
             if rng.random() < 0.06:
                 raw, self.expect_error = "ghost", True
                 self.tags.add("cli:unknown-agent")
@@ -1045,9 +1097,7 @@ class CaseGen:
         else:
             self.tags.add("cli:parent-option")
             if chosen_agent != default_agent or rng.random() < 0.4:
-                raw = next((a["id"] for a in (agents_cfg or {}).get("list", []) if normalize_agent_id(a["id"]) == chosen_agent),
-                           chosen_agent)
-                parent = ["--agent", raw]
+                parent = ["--agent", self._agent_as_configured(agents_cfg, chosen_agent)]
                 self.tags.add("cli:agent")
             elif rng.random() < 0.5 and main_sg:
                 parent = ["--store", f"@HOME@/{main_sg.store_rel}"]
@@ -1055,6 +1105,12 @@ class CaseGen:
             else:
                 parent = ["--all-agents"]
                 self.tags.add("cli:all-agents")
+        return sel, parent
+
+    def choose_runs(self, maintenance: dict[str, Any], parent: list[str], sel: list[str],
+                    flags: list[str]) -> list[list[str]]:
+        """The three runs: dry run as JSON, dry run as text, then the applying (or warn-mode) run."""
+        rng = self.rng
         mode_warn = maintenance.get("mode") == "warn"
         enforce = (not mode_warn and rng.random() < 0.5) or (mode_warn and rng.random() < 0.4)
         if enforce:
@@ -1062,23 +1118,30 @@ class CaseGen:
         apply_json = rng.random() < 0.75
 
         def cmd(*extra: str) -> list[str]:
-            head = ["sessions", *parent]
-            return [*head, "cleanup", *extra, *sel, *flags]
+            return ["sessions", *parent, "cleanup", *extra, *sel, *flags]
 
         runs = [cmd("--dry-run", "--json"), cmd("--dry-run"),
                 cmd(*(["--enforce"] if enforce else []), *(["--json"] if apply_json else []))]
         if parent and rng.random() < 0.3:
             runs[0] = ["sessions", *parent, "--json", "cleanup", "--dry-run", *sel, *flags]
         self.tags.update({"cli:dry-run", "cli:json"})
+        return runs
 
-        config: dict[str, Any] | str | None = self.config
+    def choose_config_form(self) -> dict[str, Any] | str | None:
+        """The config as JSON, as raw JSON5 text, or (rarely, when empty) no file at all."""
+        rng = self.rng
         if rng.random() < 0.05 and not self.config:
-            config = None
             self.tags.add("cfg:absent")
-        elif rng.random() < 0.2 and "$bytesOf" not in json.dumps(self.config):
-            config = "// generated JSON5 config\n" + to_json5(self.config) + "\n"
+            return None
+        if rng.random() < 0.2 and "$bytesOf" not in json.dumps(self.config):
             self.tags.add("cfg:json5-raw")
-        name = f"gen-{self.seed:05d}-{target}" + (f"-{len(main_sg.entries)}e" if main_sg else "")
+            return "// generated JSON5 config\n" + to_json5(self.config) + "\n"
+        return self.config
+
+    def expected_differences(self, maintenance: dict[str, Any], store_gens: list[StoreGen], sel: list[str],
+                             parent: list[str], main_sg: StoreGen | None,
+                             missing_stores: set[str]) -> tuple[str | None, list[str]]:
+        """The documented difference the case meets, if any, and the extra arguments our runs take."""
         difference = None
         ours_extra: list[str] = []
         budget = "maxDiskBytes" in maintenance
@@ -1093,9 +1156,7 @@ class CaseGen:
         explicit = "--store" in sel or "--store" in parent
         if explicit and (main_sg is None or main_sg.store_rel in missing_stores):
             difference = MISSING_STORE_DIFFERENCE
-        return Case(name=name, files=self.files, runs=runs, config=config, env=self.env,
-                    tags=sorted(self.tags), expect_error=self.expect_error, seed=self.seed,
-                    expected_difference=difference, ours_extra_args=ours_extra)
+        return difference, ours_extra
 
 
 ALLOW_EMPTY_STORE = "--allow-empty-store"

@@ -126,8 +126,8 @@ def exit_status(command: Command, from_help: tuple[tuple[int, str], ...]) -> tup
 
 # Said on a command's page after its help text: behaviour the option help cannot show.
 NOTES: dict[tuple[str, ...], tuple[str, ...]] = {
-    (): ("--profile NAME and --dev may stand anywhere on the command line; the other global options go "
-         "before the command.",),
+    (): ("The global options may stand anywhere on the command line (openclaw sessions --no-color is "
+         "openclaw --no-color sessions), except after -- or as the value of another option.",),
     ("sessions",): ("Without a sub-command, lists sessions as `openclaw sessions list` does. The options given "
                     "to `openclaw sessions` also apply to `list`; --agent, --all-agents, --json and --store also "
                     "to `cleanup`, and --agent and --json to `compact`.",),

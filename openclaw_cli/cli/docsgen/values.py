@@ -6,8 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from openclaw_cli.cli.docsgen.model import Option, ValueHint
-
-LOG_LEVELS = ("error", "warn", "info", "debug")  # checked in the root callback of cli/app.py
+from openclaw_cli.ui.console import LOG_LEVELS
 
 
 def _tokenizers() -> ValueHint:

@@ -1,0 +1,81 @@
+"""Help pages that read like a man page: `KEY` in the usage line and the argument list, not `{KEY}` or `KEY <str>`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from typer.core import TyperCommand
+
+
+class Command(TyperCommand):
+    """A typer command whose arguments are shown by their metavar alone (pass as `cls=` to `app.command`)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = super().collect_usage_pieces(ctx)
+        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in pieces]
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        arguments: list[tuple[str, str]] = []
+        options: list[tuple[str, str]] = []
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None:
+                continue
+            if param.param_type_name == "argument":
+                arguments.append((param.metavar or (param.name or "").upper(), getattr(param, "help", None) or ""))
+            else:
+                options.append(record)
+        for title, rows in (("Arguments", arguments), ("Options", options)):
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+
+
+def _columns(line: str) -> tuple[int, int]:
+    """(indent of the line, start of its description column after a gap of 2+ spaces, or 0)."""
+    lead = len(line) - len(line.lstrip(" "))
+    gap = line.find("  ", lead)
+    if gap <= lead:
+        return lead, 0
+    return lead, gap + len(line[gap:]) - len(line[gap:].lstrip(" "))
+
+
+def fit_lines(text: str, width: int) -> str:
+    """Lines of a help page wider than `width` (examples, exit codes: blocks click keeps unwrapped) wrapped
+    under their description column, or, when that leaves too little room, with the description on lines of
+    its own four columns in; no line of `--help` is wider than the page."""
+    import textwrap
+
+    def wrap(words: str, first: str, rest: str) -> list[str]:
+        return textwrap.wrap(words, width, initial_indent=first, subsequent_indent=rest,
+                             break_long_words=False, break_on_hyphens=False)
+
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        lead, column = _columns(line)
+        if column and width - column >= 28:
+            out += wrap(line[lead:], " " * lead, " " * column)
+        elif column:
+            out += wrap(line[lead:column].rstrip(), " " * lead, " " * (lead + 4))
+            out += wrap(line[column:], " " * (lead + 4), " " * (lead + 4))
+        else:
+            out += wrap(line[lead:], " " * lead, " " * (lead + 4))
+    return "\n".join(out)
+
+
+def install_formatter() -> None:
+    """Make every help page of this process fit its width (the one formatter typer's click uses)."""
+    from typer._click import core, formatting
+
+    class _Formatter(formatting.HelpFormatter):
+        def write_text(self, text: str) -> None:
+            start = len(self.buffer)
+            super().write_text(text)
+            written = "".join(self.buffer[start:])
+            del self.buffer[start:]
+            self.write(fit_lines(written, self.width))
+
+    core.Context.formatter_class = _Formatter
