@@ -224,6 +224,12 @@ def disk_cmd(
                      json_out=json_out or bool(parent.get("json")), top=top)
 
 
+def _help_command() -> type:
+    from openclaw_cli.cli.help import Command
+
+    return Command
+
+
 VERIFY_EPILOG = """\b
 Examples:
   openclaw sessions verify
@@ -237,10 +243,17 @@ Examples:
 Exit codes:
   0   no finding is an error (warnings and notes may be printed)
   1   a finding is an error; or bad config, unknown agent or session, a store that does not parse
-  2   bad usage (unknown option, conflicting options)"""
+  2   bad usage (unknown option, conflicting options)
+
+\b
+Files:
+  ~/.openclaw/agents/<id>/sessions/sessions.json  the session store (read)
+  ~/.openclaw/agents/<id>/sessions/<id>.jsonl     the transcripts (read)
+  <transcript>.lock                               a live holder makes a pending toolCall a note"""
 
 
-@app.command("verify", epilog=VERIFY_EPILOG)
+@app.command("verify", cls=_help_command(), short_help="Check transcripts: links, tool pairs, bad lines.",
+             epilog=VERIFY_EPILOG)
 def verify_cmd(
     ctx: typer.Context,
     key: str = typer.Argument(None, metavar="KEY", help="Only this session (default: every session of the store)"),
@@ -278,10 +291,18 @@ Exit codes:
   0   repaired, or nothing to repair
   1   error (unknown session, no transcript, no valid session header, I/O failure)
   2   bad usage (unknown option, empty KEY)
-  75  a live OpenClaw process holds the transcript lock (<transcript>.lock)"""
+  75  a live OpenClaw process holds the transcript lock (<transcript>.lock)
+
+\b
+Files:
+  ~/.openclaw/agents/<id>/sessions/<id>.jsonl     the transcript, replaced by rename
+  <transcript>.bak.<time>                         the original, kept
+  <transcript>.rejected.<time>                    the malformed lines, with their line numbers
+  <transcript>.lock                               the write lock the Gateway also takes"""
 
 
-@app.command("repair", epilog=REPAIR_EPILOG)
+@app.command("repair", cls=_help_command(), short_help="Write the Gateway's transcript repair to the file.",
+             epilog=REPAIR_EPILOG)
 def repair_cmd(
     ctx: typer.Context,
     key: str = typer.Argument(..., metavar="KEY", help="Session key"),
@@ -316,10 +337,18 @@ Exit codes:
   0   success (also: nothing to recover)
   1   error (a Gateway is running, bad config, unknown agent, a store that does not parse)
   2   bad usage (unknown option, conflicting options)
-  75  another run holds the store lock"""
+  75  another run holds the store lock
+
+\b
+Files:
+  ~/.openclaw/agents/<id>/sessions/sessions.json  the session store, written atomically
+  sessions.json.bak*, sessions.json.last-good     backups read for the keys
+  <id>.trajectory.jsonl                           the trajectory sidecar read for the key
+  sessions.json.lock                              the store lock"""
 
 
-@app.command("recover", epilog=RECOVER_EPILOG)
+@app.command("recover", cls=_help_command(), short_help="Put orphan transcripts back into sessions.json.",
+             epilog=RECOVER_EPILOG)
 def recover_cmd(
     ctx: typer.Context,
     agent: str = typer.Option(None, "--agent", metavar="ID",
