@@ -57,7 +57,8 @@ def select_stores(cfg: dict, env: Any, *, key: str | None, agent: str | None, al
 
 def verify_store(agent_id: str, store_path: str, entries: dict, *, key: str | None, orphans: bool) -> StoreReport:
     from openclaw_cli.health import evidence, targets
-    from openclaw_cli.health.verify import verify_file
+    from openclaw_cli.health.scan import scan_transcript
+    from openclaw_cli.health.verify import check_scan, verify_file
 
     sessions = targets.collect(agent_id, store_path, entries)
     out: list[Verified] = []
@@ -76,9 +77,6 @@ def verify_store(agent_id: str, store_path: str, entries: dict, *, key: str | No
     if orphans and key is None:
         backups = evidence.BackupIndex(store_path)
         for path in targets.unreferenced(sessions):
-            from openclaw_cli.health.scan import scan_transcript
-            from openclaw_cli.health.verify import check_scan
-
             try:
                 scan = scan_transcript(path)
             except OSError as exc:
