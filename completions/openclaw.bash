@@ -13,7 +13,7 @@ _openclaw_spec() {
             _oc_vals='--profile --log-level'
             _oc_args=0 ;;
         'sessions')
-            _oc_cmds='list cleanup disk export compact'
+            _oc_cmds='list cleanup disk export verify repair recover compact'
             _oc_opts='--active --agent --all-agents --json --limit --store --verbose -h --help'
             _oc_vals='--active --agent --limit --store'
             _oc_args=0 ;;
@@ -37,6 +37,21 @@ _openclaw_spec() {
             _oc_opts='--all --agent --output --force --json -h --help'
             _oc_vals='--agent --output'
             _oc_args=1 ;;
+        'sessions verify')
+            _oc_cmds=''
+            _oc_opts='--agent --all-agents --orphans --json -h --help'
+            _oc_vals='--agent'
+            _oc_args=1 ;;
+        'sessions repair')
+            _oc_cmds=''
+            _oc_opts='--agent --dry-run --json -h --help'
+            _oc_vals='--agent'
+            _oc_args=1 ;;
+        'sessions recover')
+            _oc_cmds=''
+            _oc_opts='--agent --all-agents --dry-run --json --wait -h --help'
+            _oc_vals='--agent --wait'
+            _oc_args=0 ;;
         'sessions compact')
             _oc_cmds=''
             _oc_opts='--agent --max-lines --json --url --token --password --timeout --dry-run --offline --summarizer --base-url --model --api-key-env --summary-file -h --help'
@@ -119,6 +134,9 @@ _openclaw_describe() {
         'sessions cleanup') _oc_desc='Run session-store maintenance now.' ;;
         'sessions disk') _oc_desc='Show what uses the disk in the session folders, and what cleanup would free.' ;;
         'sessions export') _oc_desc='Write SQLite-era transcripts (OpenClaw 2026.8+) as file-era JSONL files.' ;;
+        'sessions verify') _oc_desc='Check session transcripts: header, malformed lines, entry links, toolCall/toolResult pairs.' ;;
+        'sessions repair') _oc_desc='Repair a transcript as the Gateway reads it: persist its load-time hygiene.' ;;
+        'sessions recover') _oc_desc='Put orphan transcripts back into sessions.json instead of archiving them.' ;;
         'sessions compact') _oc_desc='Compact a stored session transcript: through the running Gateway, or directly on the files when none runs.' ;;
         'sessions --active') _oc_desc='Only show sessions updated within the past N minutes' ;;
         'sessions --agent') _oc_desc='Agent id to inspect (default: configured default agent)' ;;
@@ -167,6 +185,21 @@ _openclaw_describe() {
         'sessions export --force') _oc_desc='Replace files that exist' ;;
         'sessions export --json') _oc_desc='Output as JSON' ;;
         'sessions export -h'|'sessions export --help') _oc_desc='Show this message and exit.' ;;
+        'sessions verify --agent') _oc_desc='Agent id to check (default: configured default agent)' ;;
+        'sessions verify --all-agents') _oc_desc='Every configured agent'\''s sessions' ;;
+        'sessions verify --orphans') _oc_desc='Also check transcripts no entry references, and name their likely key' ;;
+        'sessions verify --json') _oc_desc='Output as JSON' ;;
+        'sessions verify -h'|'sessions verify --help') _oc_desc='Show this message and exit.' ;;
+        'sessions repair --agent') _oc_desc='Agent id the session belongs to' ;;
+        'sessions repair --dry-run') _oc_desc='Print the diff of entries; change nothing' ;;
+        'sessions repair --json') _oc_desc='Output as JSON' ;;
+        'sessions repair -h'|'sessions repair --help') _oc_desc='Show this message and exit.' ;;
+        'sessions recover --agent') _oc_desc='Agent id to recover (default: configured default agent)' ;;
+        'sessions recover --all-agents') _oc_desc='Every configured agent'\''s session folder' ;;
+        'sessions recover --dry-run') _oc_desc='Show what would be recovered; change nothing' ;;
+        'sessions recover --json') _oc_desc='Output as JSON' ;;
+        'sessions recover --wait') _oc_desc='How long to wait for another run'\''s store lock' ;;
+        'sessions recover -h'|'sessions recover --help') _oc_desc='Show this message and exit.' ;;
         'sessions compact --agent') _oc_desc='Agent id that owns the session (required for global keys)' ;;
         'sessions compact --max-lines') _oc_desc='Truncate to the last N transcript lines instead of LLM summarization' ;;
         'sessions compact --json') _oc_desc='Output JSON' ;;
@@ -272,9 +305,9 @@ _openclaw_values() {
             _openclaw_profiles "$3" ;;
         ' --log-level')
             COMPREPLY=($(compgen -W 'error warn info debug' -- "$3")) ;;
-        'sessions --active' | 'sessions --limit' | 'sessions list --active' | 'sessions list --limit' | 'sessions cleanup --active-key' | 'sessions cleanup --url' | 'sessions cleanup --port' | 'sessions cleanup --token' | 'sessions cleanup --password' | 'sessions cleanup --timeout' | 'sessions cleanup --wait' | 'sessions disk --top' | 'sessions compact --max-lines' | 'sessions compact --url' | 'sessions compact --token' | 'sessions compact --password' | 'sessions compact --timeout' | 'sessions compact --base-url' | 'sessions compact --model' | 'context list --session' | 'context list --url' | 'context list --token' | 'context list --password' | 'context list --timeout' | 'context detail --session' | 'context detail --url' | 'context detail --token' | 'context detail --password' | 'context detail --timeout' | 'context json --session' | 'context json --url' | 'context json --token' | 'context json --password' | 'context json --timeout' | 'context map --session' | 'context map --url' | 'context map --token' | 'context map --password' | 'context map --timeout' | 'compact --max-lines' | 'compact --url' | 'compact --token' | 'compact --password' | 'compact --timeout' | 'compact --base-url' | 'compact --model')
+        'sessions --active' | 'sessions --limit' | 'sessions list --active' | 'sessions list --limit' | 'sessions cleanup --active-key' | 'sessions cleanup --url' | 'sessions cleanup --port' | 'sessions cleanup --token' | 'sessions cleanup --password' | 'sessions cleanup --timeout' | 'sessions cleanup --wait' | 'sessions disk --top' | 'sessions recover --wait' | 'sessions compact --max-lines' | 'sessions compact --url' | 'sessions compact --token' | 'sessions compact --password' | 'sessions compact --timeout' | 'sessions compact --base-url' | 'sessions compact --model' | 'context list --session' | 'context list --url' | 'context list --token' | 'context list --password' | 'context list --timeout' | 'context detail --session' | 'context detail --url' | 'context detail --token' | 'context detail --password' | 'context detail --timeout' | 'context json --session' | 'context json --url' | 'context json --token' | 'context json --password' | 'context json --timeout' | 'context map --session' | 'context map --url' | 'context map --token' | 'context map --password' | 'context map --timeout' | 'compact --max-lines' | 'compact --url' | 'compact --token' | 'compact --password' | 'compact --timeout' | 'compact --base-url' | 'compact --model')
             COMPREPLY=() ;;
-        'sessions --agent' | 'sessions list --agent' | 'sessions cleanup --agent' | 'sessions disk --agent' | 'sessions export --agent' | 'sessions compact --agent' | 'context list --agent' | 'context detail --agent' | 'context json --agent' | 'context map --agent' | 'compact --agent')
+        'sessions --agent' | 'sessions list --agent' | 'sessions cleanup --agent' | 'sessions disk --agent' | 'sessions export --agent' | 'sessions verify --agent' | 'sessions repair --agent' | 'sessions recover --agent' | 'sessions compact --agent' | 'context list --agent' | 'context detail --agent' | 'context json --agent' | 'context map --agent' | 'compact --agent')
             _openclaw_agent_ids "$3" ;;
         'sessions --store' | 'sessions list --store' | 'sessions cleanup --store' | 'sessions disk --store' | 'sessions export --output' | 'sessions compact --summary-file' | 'context map -o' | 'context map --output' | 'compact --summary-file')
             _openclaw_files "$3" ;;

@@ -7,7 +7,7 @@ function __openclaw_subcommands --argument-names path --description 'The sub-com
         case ''
             printf '%s\n' sessions context compact doctor completion
         case 'sessions'
-            printf '%s\n' list cleanup disk export compact
+            printf '%s\n' list cleanup disk export verify repair recover compact
         case 'context'
             printf '%s\n' list detail json map
         case 'completion'
@@ -29,6 +29,12 @@ function __openclaw_value_options --argument-names path --description 'The optio
             printf '%s\n' --agent --store --top
         case 'sessions export'
             printf '%s\n' --agent --output
+        case 'sessions verify'
+            printf '%s\n' --agent
+        case 'sessions repair'
+            printf '%s\n' --agent
+        case 'sessions recover'
+            printf '%s\n' --agent --wait
         case 'sessions compact'
             printf '%s\n' --agent --max-lines --url --token --password --timeout --summarizer --base-url --model --api-key-env --summary-file
         case 'context list'
@@ -122,6 +128,9 @@ complete -c openclaw -n '__openclaw_at sessions' -a list -d 'List stored convers
 complete -c openclaw -n '__openclaw_at sessions' -a cleanup -d 'Run session-store maintenance now.'
 complete -c openclaw -n '__openclaw_at sessions' -a disk -d 'Show what uses the disk in the session folders, and what cleanup would free.'
 complete -c openclaw -n '__openclaw_at sessions' -a export -d 'Write SQLite-era transcripts (OpenClaw 2026.8+) as file-era JSONL files.'
+complete -c openclaw -n '__openclaw_at sessions' -a verify -d 'Check session transcripts: header, malformed lines, entry links, toolCall/toolResult pairs.'
+complete -c openclaw -n '__openclaw_at sessions' -a repair -d 'Repair a transcript as the Gateway reads it: persist its load-time hygiene.'
+complete -c openclaw -n '__openclaw_at sessions' -a recover -d 'Put orphan transcripts back into sessions.json instead of archiving them.'
 complete -c openclaw -n '__openclaw_at sessions' -a compact -d 'Compact a stored session transcript: through the running Gateway, or directly on the files when none runs.'
 complete -c openclaw -n '__openclaw_at sessions' -l active -x -d 'Only show sessions updated within the past N minutes'
 complete -c openclaw -n '__openclaw_at sessions' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id to inspect (default: configured default agent)'
@@ -178,6 +187,27 @@ complete -c openclaw -n '__openclaw_at sessions export' -l output -r -F -d 'Fold
 complete -c openclaw -n '__openclaw_at sessions export' -l force -d 'Replace files that exist'
 complete -c openclaw -n '__openclaw_at sessions export' -l json -d 'Output as JSON'
 complete -c openclaw -n '__openclaw_at sessions export' -s h -l help -d 'Show this message and exit.'
+
+# openclaw sessions verify
+complete -c openclaw -n '__openclaw_at sessions verify' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id to check (default: configured default agent)'
+complete -c openclaw -n '__openclaw_at sessions verify' -l all-agents -d 'Every configured agent\'s sessions'
+complete -c openclaw -n '__openclaw_at sessions verify' -l orphans -d 'Also check transcripts no entry references, and name their likely key'
+complete -c openclaw -n '__openclaw_at sessions verify' -l json -d 'Output as JSON'
+complete -c openclaw -n '__openclaw_at sessions verify' -s h -l help -d 'Show this message and exit.'
+
+# openclaw sessions repair
+complete -c openclaw -n '__openclaw_at sessions repair' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id the session belongs to'
+complete -c openclaw -n '__openclaw_at sessions repair' -l dry-run -d 'Print the diff of entries; change nothing'
+complete -c openclaw -n '__openclaw_at sessions repair' -l json -d 'Output as JSON'
+complete -c openclaw -n '__openclaw_at sessions repair' -s h -l help -d 'Show this message and exit.'
+
+# openclaw sessions recover
+complete -c openclaw -n '__openclaw_at sessions recover' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id to recover (default: configured default agent)'
+complete -c openclaw -n '__openclaw_at sessions recover' -l all-agents -d 'Every configured agent\'s session folder'
+complete -c openclaw -n '__openclaw_at sessions recover' -l dry-run -d 'Show what would be recovered; change nothing'
+complete -c openclaw -n '__openclaw_at sessions recover' -l json -d 'Output as JSON'
+complete -c openclaw -n '__openclaw_at sessions recover' -l wait -x -d 'How long to wait for another run\'s store lock'
+complete -c openclaw -n '__openclaw_at sessions recover' -s h -l help -d 'Show this message and exit.'
 
 # openclaw sessions compact
 complete -c openclaw -n '__openclaw_at sessions compact' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id that owns the session (required for global keys)'

@@ -385,6 +385,31 @@ def test_doctor_answered_yes_everywhere_archives_nothing_beside_a_store_that_doe
     assert folder_digest(state(home)) == before
 
 
+LOST_INDEX = ("sessions.json has no entries, so the 2 transcript files in ~/.openclaw/agents/main/sessions look "
+              "like a lost index, not orphans; nothing is archived. `openclaw sessions recover` puts them back "
+              "into sessions.json.")
+
+
+@pytest.mark.parametrize("content", [b"{}", None])
+@pytest.mark.parametrize("fix", [False, True])
+def test_doctor_offers_no_archive_beside_a_lost_index_and_points_to_recover(home, content, fix):
+    unparseable_store_beside_transcripts(home, b"{}")
+    if content is None:
+        os.remove(sessions(home) / "sessions.json")
+    before = folder_digest(state(home))
+    run = doctor(home, tty=True, fix=fix, default_answer=True)
+    assert run.code == 0, run.err
+    assert f"- {LOST_INDEX}" in run.out
+    assert "openclaw sessions recover --dry-run" in run.out
+    assert not any(q.startswith("Archive") for q in run.asked), run.asked
+    assert "Archived" not in run.out and "orphan transcript file" not in run.out
+    assert folder_digest(state(home)) == before
+    found = lint(home, only=["core/doctor/state-integrity"], severity_min="info").findings()
+    lost = [f for f in found if f["message"] == LOST_INDEX]
+    assert [(f["severity"], f["fixHint"]) for f in lost] == [
+        ("info", "Run `openclaw sessions recover` to put them back into sessions.json.")]
+
+
 # -- workspace-suggestions / command-owner / legacy-state ---------------------------------
 
 def test_workspace_suggestions(home):

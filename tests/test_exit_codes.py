@@ -53,6 +53,16 @@ def _store_lock(home: Path) -> None:
     lock.write_text(json.dumps({"pid": os.getpid(), "startedAt": int(time.time() * 1000)}))
 
 
+def _broken_transcript(home: Path) -> None:
+    path = home / SESSIONS / f"{MAIN_ID}.jsonl"
+    path.write_text(path.read_text() + "not json\n")
+
+
+def _headless_transcript(home: Path) -> None:
+    path = home / SESSIONS / f"{MAIN_ID}.jsonl"
+    path.write_text("".join(path.read_text().splitlines(keepends=True)[1:]))
+
+
 def _state_file(home: Path) -> None:
     (home / "not-a-folder").write_text("x")
 
@@ -60,6 +70,7 @@ def _state_file(home: Path) -> None:
 SETUPS: dict[str, Callable[[Path], None]] = {
     "corrupt store": _corrupt_store, "store lock": _store_lock, "state file": _state_file,
     "transcript lock": lambda home: None,  # held by the `lock_holder` fixture's process
+    "broken transcript": _broken_transcript, "headless transcript": _headless_transcript,
 }
 
 # --- the table: command -> documented code -> runs that must end with it ----------------------
@@ -109,6 +120,37 @@ COMPACT = {
 }
 
 
+VERIFY = {
+    0: [run(says="Verified 3 transcripts: "), run("main", "--json", says='"sessions": [')],
+    1: [run(says="error not-json: the line is not JSON", setup="broken transcript", stream="stdout"),
+        run(says="is not valid", setup="corrupt store"),
+        run("nope", says="unknown session agent:main:nope in "),
+        run("--agent", "nope", says='Unknown agent id "nope"')],
+    2: [run("--agent", "main", "--all-agents", says="--agent and --all-agents cannot be used together"),
+        run("main", "--all-agents", says="KEY cannot be combined with --all-agents"),
+        run("main", "--orphans", says="it cannot be combined with KEY"),
+        run("--bogus", says="No such option: --bogus")],
+}
+REPAIR = {
+    0: [run("main", "--dry-run", says="Nothing to repair"), run("main", says="Nothing to repair"),
+        run("main", "--dry-run", says="Would change: 0 added, 0 changed, 0 dropped, 1 rejected",
+            setup="broken transcript")],
+    1: [run("nope", says="unknown session agent:main:nope in "),
+        run("main", says="is not valid", setup="corrupt store"),
+        run("main", says="has no valid session header", setup="headless transcript")],
+    2: [run(says="Missing argument 'KEY'"), run(" ", says="KEY must not be empty"),
+        run("main", "--bogus", says="No such option: --bogus")],
+    75: [run("main", says="session file locked: ", setup="transcript lock")],
+}
+RECOVER = {
+    0: [run("--dry-run", says="Would recover: 0 transcripts"), run(says="Recovered: 0 transcripts")],
+    1: [run(says="is not valid", setup="corrupt store"), run("--agent", "nope", says='Unknown agent id "nope"')],
+    2: [run("--agent", "main", "--all-agents", says="--agent and --all-agents cannot be used together"),
+        run("--bogus", says="No such option: --bogus")],
+    75: [run("--wait", "0", says="is locked by process", setup="store lock")],
+}
+
+
 def _context(mode: str) -> dict[int, list[Run]]:
     table = {
         0: [run(says="" if mode != "map" else "Context treemap")],
@@ -147,6 +189,9 @@ TABLE: dict[tuple[str, ...], dict[int, list[Run]]] = {
     ("sessions",): LIST,
     ("sessions", "list"): LIST,
     ("sessions", "cleanup"): CLEANUP,
+    ("sessions", "verify"): VERIFY,
+    ("sessions", "repair"): REPAIR,
+    ("sessions", "recover"): RECOVER,
     ("sessions", "compact"): {**COMPACT, 2: [*COMPACT[2], run("k", says="does not support the parent `sessions` "
                                                                "option --store")]},
     ("compact",): COMPACT,

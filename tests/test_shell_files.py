@@ -201,7 +201,8 @@ def bash_complete(tmp_path):
 def test_bash_completes_commands_and_options(bash_complete):
     assert bash_complete("openclaw ses") == ["sessions"]
     assert bash_complete("openclaw sessions cleanup --dr") == ["--dry-run"]
-    assert bash_complete("openclaw sessions ") == ["list", "cleanup", "disk", "export", "compact"]
+    assert bash_complete("openclaw sessions ") == ["list", "cleanup", "disk", "export", "verify", "repair", "recover",
+                                                   "compact"]
     assert bash_complete("openclaw context ") == ["list", "detail", "json", "map"]
     assert bash_complete("openclaw completion ") == ["bash", "zsh", "fish"]
     assert bash_complete("openclaw --no-color doctor --lint --sev") == ["--severity-min"]

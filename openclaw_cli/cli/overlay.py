@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 # Names this tool answers itself; everything else belongs to OpenClaw's CLI.
 OURS = frozenset({"sessions", "context", "doctor", "compact", "completion"})
 # Our `sessions` sub-commands; OpenClaw's other ones (tail, export-trajectory, ...) are handed on.
-OUR_SESSIONS = frozenset({"list", "cleanup", "compact", "disk", "export"})
+OUR_SESSIONS = frozenset({"list", "cleanup", "compact", "disk", "export", "verify", "repair", "recover"})
 # Root options that take a value, ours and OpenClaw's (2026.7.x `openclaw --help`).
 _VALUED = frozenset({"--profile", "--log-level", "--container"})
 # Top-level commands of OpenClaw 2026.7.1 and 2026.7.35 (`openclaw --help`): a name among these

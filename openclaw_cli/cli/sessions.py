@@ -266,4 +266,149 @@ def export_cmd(
                        json_out=json_out or bool(parent.get("json")))
 
 
+VERIFY_EPILOG = """\b
+Examples:
+  openclaw sessions verify
+      Check every transcript the default agent's sessions.json references.
+  openclaw sessions verify agent:main:main
+      One session.
+  openclaw sessions verify --all-agents --orphans --json
+      Every agent, unreferenced transcripts too, as JSON for scripts.
+
+\b
+Exit codes:
+  0   no finding is an error (warnings and notes may be printed)
+  1   a finding is an error; or bad config, unknown agent or session, a store that does not parse
+  2   bad usage (unknown option, conflicting options)
+
+\b
+Files:
+  ~/.openclaw/agents/<id>/sessions/sessions.json  the session store (read)
+  ~/.openclaw/agents/<id>/sessions/<id>.jsonl     the transcripts (read)
+  <transcript>.lock                               a live holder makes a pending toolCall a note"""
+
+
+@app.command("verify", cls=HelpCommand, short_help="Check transcripts: links, tool pairs, bad lines.",
+             epilog=VERIFY_EPILOG)
+def verify_cmd(
+    ctx: typer.Context,
+    key: str = typer.Argument(None, metavar="KEY", help="Only this session (default: every session of the store)"),
+    agent: str = typer.Option(None, "--agent", metavar="ID",
+                              help="Agent id to check (default: configured default agent)"),
+    all_agents: bool = typer.Option(False, "--all-agents", help="Every configured agent's sessions"),
+    orphans: bool = typer.Option(False, "--orphans",
+                                 help="Also check transcripts no entry references, and name their likely key"),
+    json_out: bool = typer.Option(False, "--json", help="Output as JSON"),
+) -> None:
+    """Check session transcripts: header, malformed lines, entry links, toolCall/toolResult pairs.
+
+    Reads each transcript once, in bounded memory, and reports one finding per problem with its
+    line number and entry id. Reads the files only; nothing is changed.
+    """
+    from openclaw_cli.commands.sessions_verify import run_verify_command
+
+    parent = ctx.obj or {}
+    code = run_verify_command(key=key, agent=agent if agent is not None else parent.get("agent"),
+                              all_agents=all_agents or bool(parent.get("all_agents")), orphans=orphans,
+                              json_out=json_out or bool(parent.get("json")))
+    if code:
+        raise typer.Exit(code)
+
+
+REPAIR_EPILOG = """\b
+Examples:
+  openclaw sessions repair agent:main:main --dry-run
+      The entries a repair would add, change or drop; nothing is written.
+  openclaw sessions repair agent:main:main
+      Repair it; the original is kept as <transcript>.bak.<time>.
+
+\b
+Exit codes:
+  0   repaired, or nothing to repair
+  1   error (unknown session, no transcript, no valid session header, I/O failure)
+  2   bad usage (unknown option, empty KEY)
+  75  a live OpenClaw process holds the transcript lock (<transcript>.lock)
+
+\b
+Files:
+  ~/.openclaw/agents/<id>/sessions/<id>.jsonl     the transcript, replaced by rename
+  <transcript>.bak.<time>                         the original, kept
+  <transcript>.rejected.<time>                    the malformed lines, with their line numbers
+  <transcript>.lock                               the write lock the Gateway also takes"""
+
+
+@app.command("repair", cls=HelpCommand, short_help="Write the Gateway's transcript repair to the file.",
+             epilog=REPAIR_EPILOG)
+def repair_cmd(
+    ctx: typer.Context,
+    key: str = typer.Argument(..., metavar="KEY", help="Session key"),
+    agent: str = typer.Option(None, "--agent", metavar="ID", help="Agent id the session belongs to"),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the diff of entries; change nothing"),
+    json_out: bool = typer.Option(False, "--json", help="Output as JSON"),
+) -> None:
+    """Repair a transcript as the Gateway reads it: persist its load-time hygiene.
+
+    A toolCall without its toolResult gets the Gateway's synthetic error result, a toolResult
+    without its toolCall is dropped, the Gateway's session-file repair is applied (errored empty
+    turns, blank user text, corrupted images, messages without a role), and malformed lines move
+    to <transcript>.rejected.<time> with their line numbers. Works on the file (a running Gateway
+    does not repair files), under the transcript lock.
+    """
+    from openclaw_cli.commands.sessions_repair import run_repair_command
+
+    parent = ctx.obj or {}
+    run_repair_command(key=key, agent=agent if agent is not None else parent.get("agent"), dry_run=dry_run,
+                       json_out=json_out or bool(parent.get("json")))
+
+
+RECOVER_EPILOG = """\b
+Examples:
+  openclaw sessions recover --dry-run
+      Which unreferenced transcripts would be put back, and under which keys.
+  openclaw sessions recover --all-agents
+      Put every agent's orphan transcripts back into its sessions.json.
+
+\b
+Exit codes:
+  0   success (also: nothing to recover)
+  1   error (a Gateway is running, bad config, unknown agent, a store that does not parse)
+  2   bad usage (unknown option, conflicting options)
+  75  another run holds the store lock
+
+\b
+Files:
+  ~/.openclaw/agents/<id>/sessions/sessions.json  the session store, written atomically
+  sessions.json.bak*, sessions.json.last-good     backups read for the keys
+  <id>.trajectory.jsonl                           the trajectory sidecar read for the key
+  sessions.json.lock                              the store lock"""
+
+
+@app.command("recover", cls=HelpCommand, short_help="Put orphan transcripts back into sessions.json.",
+             epilog=RECOVER_EPILOG)
+def recover_cmd(
+    ctx: typer.Context,
+    agent: str = typer.Option(None, "--agent", metavar="ID",
+                              help="Agent id to recover (default: configured default agent)"),
+    all_agents: bool = typer.Option(False, "--all-agents", help="Every configured agent's session folder"),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would be recovered; change nothing"),
+    json_out: bool = typer.Option(False, "--json", help="Output as JSON"),
+    wait: float = typer.Option(10.0, "--wait", metavar="SECONDS", min=0,
+                               help="How long to wait for another run's store lock"),
+) -> None:
+    """Put orphan transcripts back into sessions.json instead of archiving them.
+
+    Each unreferenced <sessionId>.jsonl with a valid header gets an entry: its key from a
+    sessions.json backup (.bak.*, .last-good) or the trajectory sidecar, else
+    agent:<agentId>:recovered:<sessionId>; updatedAt from its last entry; a label from its first
+    user message. Written atomically under the store lock; no transcript is touched. Refused while
+    a Gateway runs (it owns the store).
+    """
+    from openclaw_cli.commands.sessions_recover import run_recover_command
+
+    parent = ctx.obj or {}
+    run_recover_command(agent=agent if agent is not None else parent.get("agent"),
+                        all_agents=all_agents or bool(parent.get("all_agents")), dry_run=dry_run,
+                        json_out=json_out or bool(parent.get("json")), wait_s=wait)
+
+
 compact_cli.register(app)

@@ -104,6 +104,13 @@ def skipped_orphans_message(count: int, shown_dir: str) -> str:
             f"in {shown_dir} {verb} (they may be its live history); nothing is archived until it parses.")
 
 
+def lost_index_message(count: int, shown_dir: str) -> str:
+    """Why transcripts beside a store with no entries are not offered for archiving."""
+    files = "the 1 transcript file" if count == 1 else f"the {count} transcript files"
+    return (f"sessions.json has no entries, so {files} in {shown_dir} look like a lost index, not orphans; "
+            "nothing is archived. `openclaw sessions recover` puts them back into sessions.json.")
+
+
 def list_agent_session_dirs(state_dir: str) -> list[str]:
     """`<state>/agents/*/sessions`, sorted, whether or not each exists."""
     from openclaw_cli.js.strings import locale_sort_key

@@ -367,7 +367,11 @@ def _session_store_rows(ctx: DoctorContext, report: Report, rows: _Rows, view: S
 
 def _orphan_transcript_rows(ctx: DoctorContext, report: Report, rows: _Rows, view: StoreView) -> None:
     """Transcripts sessions.json no longer names (archived on request; never without a usable index)."""
-    from openclaw_cli.doctor.support.sessionfiles import orphan_transcripts, skipped_orphans_message
+    from openclaw_cli.doctor.support.sessionfiles import (
+        lost_index_message,
+        orphan_transcripts,
+        skipped_orphans_message,
+    )
 
     sessions_dir = ctx.sessions_dir()
     if not fsutil.exists_dir(sessions_dir) or _orphans_suppressed(ctx):
@@ -380,6 +384,13 @@ def _orphan_transcript_rows(ctx: DoctorContext, report: Report, rows: _Rows, vie
                                         "Restore sessions.json from a backup; its transcripts stay untouched."))
         return
     if not orphan_paths:
+        return
+    if not any(True for _ in view.items()):
+        # A store with no entries beside transcripts is a lost index: they are its history, not orphans.
+        text = lost_index_message(len(orphan_paths), ctx.display(sessions_dir))
+        rows.warn(f"- {text}", _finding("info", text, sessions_dir,
+                                        "Run `openclaw sessions recover` to put them back into sessions.json."))
+        report.step("openclaw sessions recover --dry-run (which transcripts would be put back into sessions.json)")
         return
     label = fsutil.count_label(len(orphan_paths), "orphan transcript file")
     shown_dir = ctx.display(sessions_dir)
