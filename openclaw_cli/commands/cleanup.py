@@ -34,13 +34,12 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
             if explain:
                 output.note("--explain: the Gateway ran this cleanup and reports no reasons; "
                             "`sessions cleanup --dry-run --explain` shows them")
-            if quiet:
-                return
-            if json_out:
+            if not quiet and json_out:
                 output.print_json(result)
-                return
-            summaries = result["stores"] if isinstance(result, dict) and "stores" in result else [result]
-            output.print_console_lines(render.applied_lines(summaries), _config_or_none())
+            elif not quiet:
+                summaries = result["stores"] if isinstance(result, dict) and "stores" in result else [result]
+                output.print_console_lines(render.applied_lines(summaries), _config_or_none())
+            _raise_partial_error(result)
             return
 
     req = CleanupRequest(
@@ -82,7 +81,7 @@ def cleanup_via_gateway(params: dict, env: MutableMapping[str, str], opts: Gatew
     which owns the store while it runs.
     """
     from openclaw_cli.config.load import load_config
-    from openclaw_cli.gateway import GatewayUnavailable
+    from openclaw_cli.gateway import GatewayRequestError, GatewayUnavailable
     from openclaw_cli.gateway.rpc import OFFLINE_REPAIR_HINT, connection_if_running, sessions_cleanup
 
     cfg = load_config(env).data
@@ -98,6 +97,33 @@ def cleanup_via_gateway(params: dict, env: MutableMapping[str, str], opts: Gatew
         if route(opts, Fallback.UNREACHABLE, connection=connection, error=exc) == "local":
             return None
         raise
+    except GatewayRequestError as exc:
+        # 2026.8+: an --all-agents run that failed at one store answers with what it did before.
+        if exc.method == "sessions.cleanup" and is_partial_result(exc.details):
+            return exc.details
+        raise
+
+
+def is_partial_result(value: object) -> bool:
+    """A `sessions.cleanup` refusal carrying the summaries of the stores done before the failing one."""
+    if not isinstance(value, dict) or not isinstance(value.get("partialError"), dict):
+        return False
+    error = value["partialError"]
+    return (value.get("allAgents") is True and value.get("mode") in ("enforce", "warn")
+            and isinstance(value.get("dryRun"), bool) and isinstance(value.get("stores"), list)
+            and all(isinstance(s, dict) for s in value["stores"])
+            and isinstance(error.get("failingAgentId"), str) and isinstance(error.get("failingStorePath"), str)
+            and isinstance(error.get("message"), str) and isinstance(error.get("lifecycleCommitted"), bool))
+
+
+def _raise_partial_error(result: object) -> None:
+    """After printing what the Gateway did: the store it failed at, as one error line (exit 1)."""
+    from openclaw_cli.errors import CliError
+
+    if isinstance(result, dict) and is_partial_result(result):
+        error = result["partialError"]
+        raise CliError(f"the Gateway stopped the cleanup at agent {error['failingAgentId']} "
+                       f"({error['failingStorePath']}): {error['message']}")
 
 
 @dataclass
@@ -151,6 +177,8 @@ def run_cleanup(req: CleanupRequest, env: MutableMapping[str, str] | None = None
     settings = resolve_maintenance(session.get("maintenance"))
     mode = "enforce" if req.options.enforce else settings.mode
     targets = resolve_targets(cfg, req, env)
+    if not req.options.dry_run:
+        _refuse_sqlite_era(targets, explicit_store=bool(req.store))
     outcome = CleanupOutcome(mode, req.options.dry_run, [], [], cfg, 0, [])
     locks = [] if req.options.dry_run else _lock_all(targets, req.lock_wait_s)
     try:
@@ -175,6 +203,17 @@ def run_cleanup(req: CleanupRequest, env: MutableMapping[str, str] | None = None
         for lock in reversed(locks):
             lock.release()
     return outcome
+
+
+def _refuse_sqlite_era(targets: list[Target], *, explicit_store: bool) -> None:
+    """An applying run on the files of a SQLite-era agent stops before anything is locked or read."""
+    from openclaw_cli.commands.gateway import sqlite_era_refusal
+
+    for target in targets:
+        error = sqlite_era_refusal(target.store_path, action="apply session maintenance",
+                                   flag="--store" if explicit_store else None)
+        if error is not None:
+            raise error
 
 
 def _lock_all(targets: list[Target], wait_s: float) -> list:

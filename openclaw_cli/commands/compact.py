@@ -307,6 +307,7 @@ def _run_offline(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
 
         summary_text = read_summary_text(req.summary_file)
     choice = choose_model(req, cfg, target, env) if req.summarizer == "openai" else None
+    _refuse_sqlite_era(req, target)
     try:
         result = run_offline_compact(
             key=target.key, store_path=target.store_path, state_dir=paths.resolve_state_dir(env),
@@ -328,6 +329,18 @@ def _run_offline(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
     if req.dry_run:
         return _print_dry_run(result, offline, req)
     return _print_result(result, req)
+
+
+def _refuse_sqlite_era(req: CompactRequest, target: LocalTarget) -> None:
+    """A compaction (not a dry run) on the files of a SQLite-era agent: its Gateway must do it."""
+    from openclaw_cli.commands.gateway import sqlite_era_refusal
+
+    if req.dry_run:
+        return
+    refusal = sqlite_era_refusal(target.store_path, action=f"compact {target.key}",
+                                 flag="--offline" if req.offline or req.offline_only_options else None)
+    if refusal is not None:
+        raise CompactFailed(refusal.message, hint=refusal.hint)
 
 
 # -- printing ------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Literal
 
-from openclaw_cli.errors import UsageError
+from openclaw_cli.errors import StoreError, UsageError
 
 if TYPE_CHECKING:
     from openclaw_cli.gateway.discovery import GatewayConnection
@@ -115,3 +115,37 @@ def _context_timeout(raw: str) -> int:
 
 
 _TIMEOUT_RULES = {"sessions cleanup": _cleanup_timeout, "compact": _compact_timeout, "context": _context_timeout}
+
+
+AGENT_DB_NAME = "openclaw-agent.sqlite"
+
+
+def agent_database_beside(store_path: str) -> str | None:
+    """The SQLite agent database (OpenClaw 2026.8+) of the agent whose `sessions.json` is `store_path`,
+    when one exists: `agents/<id>/agent/openclaw-agent.sqlite` beside `agents/<id>/sessions/`."""
+    import os
+
+    agent_root = os.path.dirname(os.path.dirname(os.path.abspath(store_path)))
+    candidate = os.path.join(agent_root, "agent", AGENT_DB_NAME)
+    return candidate if os.path.isfile(candidate) else None
+
+
+def sqlite_era_refusal(store_path: str, *, action: str, flag: str | None = None) -> StoreError | None:
+    """The error for a store change on the files of a SQLite-era agent (None for a file-era one).
+
+    Its sessions live in the agent database, which only its Gateway writes: this tool never writes an
+    OpenClaw database, nor a `sessions.json` beside one (mid-migration both exist). `flag` is the
+    option that kept the work off a running Gateway (`--store`, `--offline`), if any.
+    """
+    # The era is decided here by the database file alone; store/era.py will decide it (schema and
+    # session tables checked) once it exists, and this function will ask it.
+    database = agent_database_beside(store_path)
+    if database is None:
+        return None
+    message = f"cannot {action}: {database} is an OpenClaw 2026.8+ session database, which only its Gateway changes"
+    if flag:
+        return StoreError(message, hint=f"run the command again without {flag}, with the Gateway running "
+                                        "(openclaw gateway run)")
+    return StoreError(message + ", and no Gateway is running",
+                      hint="start the Gateway (openclaw gateway run, or openclaw gateway start for the service), "
+                           "then run the command again")
