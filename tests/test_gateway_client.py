@@ -643,6 +643,25 @@ def test_a_pairing_request_waiting_for_approval_names_the_approve_command(fake_g
     assert caught.value.detail_code == "PAIRING_REQUIRED"
     assert "pairing required" in caught.value.message
     assert "openclaw devices approve req-42" in (caught.value.hint or "")
+    # the request waits under this key: it is kept for the run after the approval
+    kept = json.loads((tmp_path / "openclaw-cli" / "device-identity.json").read_text())
+    assert kept["deviceId"] == server.received[0]["params"]["device"]["id"]
+
+
+def test_a_refused_connection_leaves_no_device_identity_behind(fake_gateway, tmp_path: Path):
+    def handler(ws, server):
+        ws.send(json.dumps(challenge_frame()))
+        frame = server.recv_json(ws)
+        reply(ws, frame, ok=False, error={
+            "code": "INVALID_REQUEST", "message": "unauthorized: gateway token mismatch",
+            "details": {"code": "AUTH_TOKEN_MISMATCH"}})
+        ws.close(1008, "unauthorized: gateway token mismatch")
+
+    server = fake_gateway(handler)
+    with pytest.raises(GatewayAuthError):
+        GatewayClient(device_connection(server.url, tmp_path, token=SECRET), scopes=["operator.admin"]).connect()
+    assert "device" in server.received[0]["params"]
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_an_unreadable_device_identity_is_one_error_and_is_left_alone(fake_gateway, tmp_path: Path):

@@ -140,6 +140,7 @@ class GatewayClient:
         self.on_event = on_event
         self.hello: frames.HelloOk | None = None
         self.device_id: str | None = None  # the device identity presented, if any
+        self._unsaved_identity: Any = None  # a new identity, written once a Gateway knows it
         self.events: deque[dict[str, Any]] = deque(maxlen=1000)
         self._ws: Any = None
         self._stack: contextlib.ExitStack | None = None
@@ -386,7 +387,11 @@ class GatewayClient:
             if frame.get("type") == "event":
                 self._keep_event(frame)
         if not frame["ok"]:
-            raise self._connect_error(frame.get("error") or {})
+            error = frame.get("error") or {}
+            details = error.get("details")
+            if isinstance(details, dict) and details.get("code") == "PAIRING_REQUIRED":
+                self._keep_identity()  # its pairing request waits for approval under this key
+            raise self._connect_error(error)
         try:
             hello = frames.parse_hello_ok(frame.get("payload"))
         except frames.FrameError as exc:
@@ -396,14 +401,24 @@ class GatewayClient:
             raise GatewayProtocolError(
                 f"the Gateway chose protocol {hello.protocol}; this tool speaks "
                 f"{frames.MIN_PROTOCOL}-{frames.MAX_PROTOCOL}", hint=self._hint(None))
+        self._keep_identity()
         return hello
+
+    def _keep_identity(self) -> None:
+        """Write the new identity this connection presented, now that the Gateway knows it."""
+        from openclaw_cli.gateway.device import keep_identity
+
+        identity, self._unsaved_identity = self._unsaved_identity, None
+        if identity is not None:
+            keep_identity(identity)
 
     def _device_block(self, params: dict[str, Any], challenge: dict[str, Any]) -> dict[str, Any]:
         """Our device identity, signed over this connection's params and the challenge."""
-        from openclaw_cli.gateway.device import device_block, load_or_create_identity
+        from openclaw_cli.gateway.device import device_block, load_or_new_identity
 
         assert self.connection.state_dir is not None
-        identity = load_or_create_identity(self.connection.state_dir)
+        identity, is_new = load_or_new_identity(self.connection.state_dir)
+        self._unsaved_identity = identity if is_new else None
         ts = frames.challenge_ts(challenge)
         signed_at = ts if ts is not None else int(time.time() * 1000)
         self.device_id = identity.device_id

@@ -112,9 +112,9 @@ def _serialize(identity: DeviceIdentity) -> str:
                       indent=2) + "\n"
 
 
-def _create(path: str) -> DeviceIdentity:
-    """Write a new identity without ever replacing one: a concurrent run's key wins and is used."""
-    identity = _generate(path)
+def save_identity(identity: DeviceIdentity) -> DeviceIdentity:
+    """Write a new identity (mode 0600) without ever replacing one: a concurrent run's key wins."""
+    path = identity.path
     folder = os.path.dirname(path)
     os.makedirs(folder, mode=0o700, exist_ok=True)
     temp = f"{path}.{os.getpid()}.tmp"
@@ -148,15 +148,23 @@ def load_identity(path: str) -> DeviceIdentity:
         raise DeviceIdentityError(f"cannot read the device identity {path}: {exc.strerror or exc}") from None
 
 
-def load_or_create_identity(state_dir: str) -> DeviceIdentity:
-    """The identity kept under `state_dir`, created (mode 0600) on first use."""
+def load_or_new_identity(state_dir: str) -> tuple[DeviceIdentity, bool]:
+    """The identity kept under `state_dir`, or a new one (True) that is not written yet: the caller
+    keeps it (`keep_identity`) once a Gateway has accepted it or holds a pairing request for it, so a
+    refused connection leaves nothing on disk."""
     path = identity_path(state_dir)
     if os.path.lexists(path):
-        return load_identity(path)
+        return load_identity(path), False
+    return _generate(path), True
+
+
+def keep_identity(identity: DeviceIdentity) -> DeviceIdentity:
+    """Write a new identity; the one on disk when another run wrote it first."""
     try:
-        return _create(path)
+        return save_identity(identity)
     except OSError as exc:
-        raise DeviceIdentityError(f"cannot create the device identity {path}: {exc.strerror or exc}") from None
+        raise DeviceIdentityError(f"cannot create the device identity {identity.path}: "
+                                  f"{exc.strerror or exc}") from None
 
 
 def _metadata(value: str | None) -> str:
