@@ -556,3 +556,179 @@ def test_importing_the_package_does_not_load_websockets():
             "openclaw_cli.gateway.client; print('websockets' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# -- device identity (2026.8+ Gateways that admit paired devices only) ------------------------
+
+
+def device_connection(url: str, state_dir: Path, *, token: str | None = None) -> GatewayConnection:
+    """A connection that presents our device: auth mode "none" (or a token off loopback)."""
+    target = resolve_target({}, {}, url=url)
+    creds = Credentials(token, None, "--token" if token else None, None)
+    return GatewayConnection(target=target, credentials=creds, method="test", auth_mode="none",
+                             state_dir=str(state_dir))
+
+
+def verify_device(params: dict, nonce: str, ts: int) -> str:
+    """What a Gateway checks of the `device` block (raises when the signature does not verify)."""
+    import base64
+    import hashlib
+
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    device = params["device"]
+    raw = base64.urlsafe_b64decode(device["publicKey"] + "=" * (-len(device["publicKey"]) % 4))
+    assert device["id"] == hashlib.sha256(raw).hexdigest()
+    assert (device["nonce"], device["signedAt"]) == (nonce, ts)
+    client_info = params["client"]
+    token = (params.get("auth") or {}).get("token", "")
+    payload = "|".join(["v3", device["id"], client_info["id"], client_info["mode"], params["role"],
+                        ",".join(params["scopes"]), str(ts), token, nonce, client_info["platform"].lower(), ""])
+    signature = base64.urlsafe_b64decode(device["signature"] + "=" * (-len(device["signature"]) % 4))
+    Ed25519PublicKey.from_public_bytes(raw).verify(signature, payload.encode())
+    return device["id"]
+
+
+def test_a_device_identity_is_created_once_and_signs_the_challenge(fake_gateway, tmp_path: Path):
+    seen: list[str] = []
+
+    def handler(ws, server):
+        challenge = challenge_frame()
+        ws.send(json.dumps(challenge))
+        frame = server.recv_json(ws)
+        seen.append(verify_device(frame["params"], challenge["payload"]["nonce"], challenge["payload"]["ts"]))
+        reply(ws, frame, hello_payload())
+        linger(ws, 1)
+
+    server = fake_gateway(handler)
+    for _ in range(2):
+        with GatewayClient(device_connection(server.url, tmp_path), scopes=["operator.admin"]) as c:
+            assert c.device_id == seen[-1]
+    assert len(seen) == 2 and seen[0] == seen[1]
+    identity = tmp_path / "openclaw-cli" / "device-identity.json"
+    assert json.loads(identity.read_text())["deviceId"] == seen[0]
+    assert identity.stat().st_mode & 0o777 == 0o600
+    assert "PRIVATE KEY" in json.loads(identity.read_text())["privateKeyPem"]
+
+
+def test_no_device_is_presented_on_loopback_with_the_gateways_token(fake_gateway, tmp_path: Path):
+    def handler(ws, server):
+        frame = server.handshake(ws)
+        assert "device" not in frame["params"]
+        linger(ws, 1)
+
+    server = fake_gateway(handler)
+    target = resolve_target({}, {}, url=server.url)
+    plain = GatewayConnection(target=target, credentials=Credentials(SECRET, None, "--token", None),
+                              method="test", auth_mode="token", state_dir=str(tmp_path))
+    with GatewayClient(plain, scopes=["operator.admin"]) as c:
+        assert c.device_id is None
+    assert server.received and not server.errors
+    assert not (tmp_path / "openclaw-cli").exists()
+
+
+def test_a_pairing_request_waiting_for_approval_names_the_approve_command(fake_gateway, tmp_path: Path):
+    def handler(ws, server):
+        ws.send(json.dumps(challenge_frame()))
+        frame = server.recv_json(ws)
+        reply(ws, frame, ok=False, error={
+            "code": "NOT_PAIRED", "message": "pairing required: device pairing required",
+            "details": {"code": "PAIRING_REQUIRED", "reason": "not-paired", "requestId": "req-42",
+                        "deviceId": frame["params"]["device"]["id"]}})
+        ws.close(1008, "pairing required")
+
+    server = fake_gateway(handler)
+    with pytest.raises(GatewayAuthError) as caught:
+        GatewayClient(device_connection(server.url, tmp_path), scopes=["operator.admin"]).connect()
+    assert caught.value.detail_code == "PAIRING_REQUIRED"
+    assert "pairing required" in caught.value.message
+    assert "openclaw devices approve req-42" in (caught.value.hint or "")
+    # the request waits under this key: it is kept for the run after the approval
+    kept = json.loads((tmp_path / "openclaw-cli" / "device-identity.json").read_text())
+    assert kept["deviceId"] == server.received[0]["params"]["device"]["id"]
+
+
+def test_a_refused_connection_leaves_no_device_identity_behind(fake_gateway, tmp_path: Path):
+    def handler(ws, server):
+        ws.send(json.dumps(challenge_frame()))
+        frame = server.recv_json(ws)
+        reply(ws, frame, ok=False, error={
+            "code": "INVALID_REQUEST", "message": "unauthorized: gateway token mismatch",
+            "details": {"code": "AUTH_TOKEN_MISMATCH"}})
+        ws.close(1008, "unauthorized: gateway token mismatch")
+
+    server = fake_gateway(handler)
+    with pytest.raises(GatewayAuthError):
+        GatewayClient(device_connection(server.url, tmp_path, token=SECRET), scopes=["operator.admin"]).connect()
+    assert "device" in server.received[0]["params"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unreadable_device_identity_is_one_error_and_is_left_alone(fake_gateway, tmp_path: Path):
+    from openclaw_cli.gateway.device import DeviceIdentityError
+
+    identity = tmp_path / "openclaw-cli" / "device-identity.json"
+    identity.parent.mkdir()
+    identity.write_text('{"deviceId": "00", "publicKeyPem": "x", "privateKeyPem": "y", "createdAtMs": 1}')
+
+    def handler(ws, server):
+        ws.send(json.dumps(challenge_frame()))
+        linger(ws, 2)
+
+    server = fake_gateway(handler)
+    with pytest.raises(DeviceIdentityError) as caught:
+        GatewayClient(device_connection(server.url, tmp_path), scopes=["operator.admin"]).connect()
+    assert str(identity) in caught.value.message and caught.value.exit_code == 1
+    assert identity.read_text().startswith('{"deviceId": "00"')
+
+
+def test_a_2026_9_missing_scope_names_the_scope_from_its_details(fake_gateway):
+    def handler(ws, server):
+        server.handshake(ws)
+        frame = server.recv_json(ws)
+        reply(ws, frame, ok=False, error={
+            "code": "FORBIDDEN", "message": "missing scope: operator.admin",
+            "details": {"code": "MISSING_SCOPE", "missingScope": "operator.admin",
+                        "requiredScopes": ["operator.admin"]}})
+        linger(ws, 1)
+
+    server = fake_gateway(handler)
+    with client(server.url) as c, pytest.raises(GatewayRequestError) as caught:
+        c.request("sessions.compact", {"key": "k"})
+    assert (caught.value.code, caught.value.missing_scope) == ("FORBIDDEN", "operator.admin")
+    assert caught.value.hint == "this call needs operator.admin. Or use --store <path>."
+
+
+def test_a_partial_all_agents_cleanup_prints_what_was_done_then_one_error_line(fake_gateway, tmp_path: Path):
+    """2026.9's sessions.cleanup refuses with the summaries of the stores done before the failing one."""
+    from helpers.cli import run
+
+    done = {"agentId": "main", "storePath": "/state/agents/main/agent/openclaw-agent.sqlite", "mode": "enforce",
+            "dryRun": False, "beforeCount": 2, "afterCount": 2, "applied": True, "appliedCount": 2,
+            "unreferencedArtifacts": {"scannedFiles": 0, "removedFiles": 0, "freedBytes": 0}}
+    partial = {"allAgents": True, "mode": "enforce", "dryRun": False, "stores": [done],
+               "partialError": {"failingAgentId": "work", "message": "database is locked",
+                                "failingStorePath": "/state/agents/work/agent/openclaw-agent.sqlite",
+                                "lifecycleCommitted": False}}
+
+    def handler(ws, server):
+        server.handshake(ws)
+        frame = server.recv_json(ws)
+        reply(ws, frame, ok=False, error={"code": "UNAVAILABLE", "message": "database is locked",
+                                          "details": partial})
+        linger(ws, 1)
+
+    env = {"OPENCLAW_GATEWAY_TOKEN": SECRET}
+    for args in ([], ["--json"]):
+        server = fake_gateway(handler)
+        result = run(["sessions", "cleanup", "--enforce", "--all-agents", *args], tmp_path,
+                     {**env, "OPENCLAW_GATEWAY_PORT": str(server.port)})
+        assert result.returncode == 1
+        if args:
+            assert json.loads(result.stdout) == partial
+        else:
+            assert result.stdout == ("Session store: /state/agents/main/agent/openclaw-agent.sqlite\n"
+                                     "Applied maintenance. Current entries: 2\n")
+        assert result.stderr == ("the Gateway stopped the cleanup at agent work "
+                                 "(/state/agents/work/agent/openclaw-agent.sqlite): database is locked\n")
+        assert server.received[-1]["method"] == "sessions.cleanup"

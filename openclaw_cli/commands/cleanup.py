@@ -34,13 +34,12 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
             if explain:
                 output.note("--explain: the Gateway ran this cleanup and reports no reasons; "
                             "`sessions cleanup --dry-run --explain` shows them")
-            if quiet:
-                return
-            if json_out:
+            if not quiet and json_out:
                 output.print_json(result)
-                return
-            summaries = result["stores"] if isinstance(result, dict) and "stores" in result else [result]
-            output.print_console_lines(render.applied_lines(summaries), _config_or_none())
+            elif not quiet:
+                summaries = result["stores"] if isinstance(result, dict) and "stores" in result else [result]
+                output.print_console_lines(render.applied_lines(summaries), _config_or_none())
+            _raise_partial_error(result)
             return
 
     req = CleanupRequest(
@@ -84,7 +83,7 @@ def cleanup_via_gateway(params: dict, env: MutableMapping[str, str], opts: Gatew
     which owns the store while it runs.
     """
     from openclaw_cli.config.load import load_config
-    from openclaw_cli.gateway import GatewayUnavailable
+    from openclaw_cli.gateway import GatewayRequestError, GatewayUnavailable
     from openclaw_cli.gateway.rpc import OFFLINE_REPAIR_HINT, connection_if_running, sessions_cleanup
 
     cfg = load_config(env).data
@@ -100,6 +99,33 @@ def cleanup_via_gateway(params: dict, env: MutableMapping[str, str], opts: Gatew
         if route(opts, Fallback.UNREACHABLE, connection=connection, error=exc) == "local":
             return None
         raise
+    except GatewayRequestError as exc:
+        # 2026.8+: an --all-agents run that failed at one store answers with what it did before.
+        if exc.method == "sessions.cleanup" and is_partial_result(exc.details):
+            return exc.details
+        raise
+
+
+def is_partial_result(value: object) -> bool:
+    """A `sessions.cleanup` refusal carrying the summaries of the stores done before the failing one."""
+    if not isinstance(value, dict) or not isinstance(value.get("partialError"), dict):
+        return False
+    error = value["partialError"]
+    return (value.get("allAgents") is True and value.get("mode") in ("enforce", "warn")
+            and isinstance(value.get("dryRun"), bool) and isinstance(value.get("stores"), list)
+            and all(isinstance(s, dict) for s in value["stores"])
+            and isinstance(error.get("failingAgentId"), str) and isinstance(error.get("failingStorePath"), str)
+            and isinstance(error.get("message"), str) and isinstance(error.get("lifecycleCommitted"), bool))
+
+
+def _raise_partial_error(result: object) -> None:
+    """After printing what the Gateway did: the store it failed at, as one error line (exit 1)."""
+    from openclaw_cli.errors import CliError
+
+    if isinstance(result, dict) and is_partial_result(result):
+        error = result["partialError"]
+        raise CliError(f"the Gateway stopped the cleanup at agent {error['failingAgentId']} "
+                       f"({error['failingStorePath']}): {error['message']}")
 
 
 @dataclass
@@ -139,7 +165,9 @@ def resolve_targets(cfg: Mapping, req: CleanupRequest, env: Mapping[str, str]) -
                                           env=env)
     from openclaw_cli.store.era import refuse_sqlite
 
-    refuse_sqlite(cfg, found, "sessions cleanup", env)
+    refuse_sqlite(cfg, found, "sessions cleanup", env,
+                  change=None if req.options.dry_run else "apply session maintenance",
+                  flag="--store" if req.store else None)
     if req.store:
         check_explicit_store(found[0].store_path)
     return [Target(t.agent_id, t.store_path) for t in found]

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from openclaw_cli.commands.gateway import Fallback, GatewayOptions, route
-from openclaw_cli.errors import CliError, UsageError
+from openclaw_cli.errors import CliError, StoreError, UsageError
 from openclaw_cli.js.values import object_at
 
 MAX_LINES_ERROR = "--max-lines must be a positive integer."
@@ -306,7 +306,12 @@ def _run_offline(req: CompactRequest, env: MutableMapping[str, str], max_lines: 
     from openclaw_cli.config.agents import Target
     from openclaw_cli.store.era import refuse_sqlite
 
-    refuse_sqlite(cfg, [Target(target.agent_id, target.store_path)], "compact", env)
+    try:
+        refuse_sqlite(cfg, [Target(target.agent_id, target.store_path)], "compact", env,
+                      change=None if req.dry_run else f"compact {target.key}",
+                      flag="--offline" if req.offline or req.offline_only_options else None)
+    except StoreError as refusal:  # a compaction's failures print as compaction failures
+        raise CompactFailed(refusal.message, hint=refusal.hint) from None
     summary_text = None
     if req.summary_file is not None:
         from openclaw_cli.compact.summarizers.text import read_summary_text

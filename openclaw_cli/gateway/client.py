@@ -66,6 +66,16 @@ _AUTH_DETAIL_FIXES = {
 _RETRY_CLOSE_CODES = (1012, 1013)  # service restart, gateway starting
 
 
+def _pairing_fix(details: dict[str, Any]) -> str:
+    """What to do when the Gateway holds our device's pairing request for approval (2026.8+ send
+    its id)."""
+    request_id = details.get("requestId")
+    command = f"openclaw devices approve {request_id}" if isinstance(request_id, str) and request_id \
+        else "openclaw devices approve --latest"
+    return (f"this Gateway pairs new devices only with approval: approve this tool's device on the "
+            f"Gateway host ({command}), then run the command again")
+
+
 class _ServerError(TypedDict):
     """What a refused request's error object carries into our error (code, details, message)."""
 
@@ -129,6 +139,8 @@ class GatewayClient:
         self.offline_hint = offline_hint
         self.on_event = on_event
         self.hello: frames.HelloOk | None = None
+        self.device_id: str | None = None  # the device identity presented, if any
+        self._unsaved_identity: Any = None  # a new identity, written once a Gateway knows it
         self.events: deque[dict[str, Any]] = deque(maxlen=1000)
         self._ws: Any = None
         self._stack: contextlib.ExitStack | None = None
@@ -363,6 +375,8 @@ class GatewayClient:
         params = frames.build_connect_params(scopes=self.scopes, client_version=self.client_version,
                                              platform=self.platform, token=creds.token,
                                              password=creds.password)
+        if self.connection.sends_device:
+            params["device"] = self._device_block(params, frame)
         self._send(frames.build_request("connect", params, request_id),
                    frames.MAX_PREAUTH_PAYLOAD_BYTES, "the connect request")
         while True:
@@ -373,7 +387,11 @@ class GatewayClient:
             if frame.get("type") == "event":
                 self._keep_event(frame)
         if not frame["ok"]:
-            raise self._connect_error(frame.get("error") or {})
+            error = frame.get("error") or {}
+            details = error.get("details")
+            if isinstance(details, dict) and details.get("code") == "PAIRING_REQUIRED":
+                self._keep_identity()  # its pairing request waits for approval under this key
+            raise self._connect_error(error)
         try:
             hello = frames.parse_hello_ok(frame.get("payload"))
         except frames.FrameError as exc:
@@ -383,7 +401,30 @@ class GatewayClient:
             raise GatewayProtocolError(
                 f"the Gateway chose protocol {hello.protocol}; this tool speaks "
                 f"{frames.MIN_PROTOCOL}-{frames.MAX_PROTOCOL}", hint=self._hint(None))
+        self._keep_identity()
         return hello
+
+    def _keep_identity(self) -> None:
+        """Write the new identity this connection presented, now that the Gateway knows it."""
+        from openclaw_cli.gateway.device import keep_identity
+
+        identity, self._unsaved_identity = self._unsaved_identity, None
+        if identity is not None:
+            keep_identity(identity)
+
+    def _device_block(self, params: dict[str, Any], challenge: dict[str, Any]) -> dict[str, Any]:
+        """Our device identity, signed over this connection's params and the challenge."""
+        from openclaw_cli.gateway.device import device_block, load_or_new_identity
+
+        assert self.connection.state_dir is not None
+        identity, is_new = load_or_new_identity(self.connection.state_dir)
+        self._unsaved_identity = identity if is_new else None
+        ts = frames.challenge_ts(challenge)
+        signed_at = ts if ts is not None else int(time.time() * 1000)
+        self.device_id = identity.device_id
+        log.debug("presenting device %s (%s)", identity.device_id, identity.path)
+        return device_block(identity, connect_params=params, nonce=frames.challenge_nonce(challenge) or "",
+                            signed_at_ms=signed_at)
 
     def _connect_error(self, error: dict[str, Any]) -> Exception:
         code = error.get("code")
@@ -405,7 +446,9 @@ class GatewayClient:
                 hint=self._hint("use a Gateway and a tool of compatible versions"), **common)
         if code == "NOT_PAIRED" or (isinstance(detail_code, str) and (
                 detail_code.startswith(("AUTH_", "DEVICE_")) or detail_code == "PAIRING_REQUIRED")) or message.startswith("unauthorized"):
-            fix = _AUTH_DETAIL_FIXES.get(detail_code or "") or f"{TOKEN_FIX}, or {PASSWORD_FIX}"
+            fix = _pairing_fix(details) if isinstance(details, dict) and detail_code == "PAIRING_REQUIRED" \
+                and self.device_id else None
+            fix = fix or _AUTH_DETAIL_FIXES.get(detail_code or "") or f"{TOKEN_FIX}, or {PASSWORD_FIX}"
             return GatewayAuthError(
                 f"the Gateway at {self.url} rejected the credentials "
                 f"({self.connection.credentials.describe()}): {message}",

@@ -373,10 +373,20 @@ class GatewayConnection:
     method: str
     auth_mode: str = "token"
     config_path: str | None = None
+    state_dir: str | None = None  # where our device identity is kept (None: never present one)
 
     @property
     def url(self) -> str:
         return self.target.url
+
+    @property
+    def sends_device(self) -> bool:
+        """Whether `connect` carries our signed device identity (see gateway/device.py)."""
+        from openclaw_cli.gateway.device import needs_device
+
+        return self.state_dir is not None and needs_device(
+            url_is_loopback=self.target.is_loopback, auth_mode=self.auth_mode,
+            token=self.credentials.token, password=self.credentials.password)
 
     def __repr__(self) -> str:
         return (f"GatewayConnection(url={self.target.display_url!r}, "
@@ -424,7 +434,18 @@ def resolve_connection(method: str, cfg: Mapping[str, Any] | None, env: Mapping[
             hint=f"configure gateway.auth.token / gateway.auth.password, set {ENV_TOKEN} / "
                  f"{ENV_PASSWORD}, or pass --token / --password.")
     return GatewayConnection(target=target, credentials=credentials, method=method,
-                             auth_mode=auth_mode, config_path=config_path)
+                             auth_mode=auth_mode, config_path=config_path,
+                             state_dir=_identity_state_dir(env))
+
+
+def _identity_state_dir(env: Mapping[str, str]) -> str | None:
+    """The state folder our device identity lives in; None when it cannot be resolved."""
+    from openclaw_cli.errors import CliError
+
+    try:
+        return _state_dir(env)
+    except (CliError, OSError):
+        return None
 
 
 def is_listening(url: str, timeout_s: float = 2.0) -> bool | None:

@@ -151,9 +151,14 @@ class GatewayRequestError(GatewayRefused):
 
     @property
     def missing_scope(self) -> str | None:
-        """The scope named by a 2026.7.1 "missing scope: <scope>" refusal, if this is one."""
+        """The scope a missing-scope refusal names: 2026.8+ answer `FORBIDDEN` with
+        `details.missingScope`, 2026.7.1 `INVALID_REQUEST` "missing scope: <scope>" (no details)."""
+        if self.code == "FORBIDDEN" and self.detail_code == "MISSING_SCOPE":
+            scope = self.details.get("missingScope")
+            if isinstance(scope, str) and scope.strip():
+                return scope.strip()
         prefix = "missing scope: "
         text = self.server_message or ""
-        if self.code == "INVALID_REQUEST" and text.startswith(prefix):
+        if self.code in ("INVALID_REQUEST", "FORBIDDEN") and text.startswith(prefix):
             return text[len(prefix):].strip() or None
         return None

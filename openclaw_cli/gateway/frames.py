@@ -139,6 +139,13 @@ def challenge_nonce(frame: dict[str, Any]) -> str | None:
     return nonce.strip() if isinstance(nonce, str) and nonce.strip() else None
 
 
+def challenge_ts(frame: dict[str, Any]) -> int | None:
+    """The server time (ms) of a `connect.challenge`, which a device signature is dated with."""
+    payload = frame.get("payload")
+    ts = payload.get("ts") if isinstance(payload, dict) else None
+    return ts if _non_negative_int(ts) else None
+
+
 @dataclass
 class HelloOk:
     """What we keep from a `hello-ok`: protocol, advertised methods and events, limits, granted scopes."""

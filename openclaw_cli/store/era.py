@@ -93,8 +93,13 @@ def has_session_tables(path: str) -> bool:
 
     if not os.path.isfile(path):
         return False
+    uri = ro_uri(path)
+    if not any(os.path.lexists(path + suffix) for suffix in ("-wal", "-shm")):
+        # No WAL beside it: the file alone holds the database, and an immutable open reads it
+        # without creating -wal/-shm (asking must not leave files behind a refusing command).
+        uri += "&immutable=1"
     try:
-        conn = apsw.Connection(ro_uri(path), flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+        conn = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
     except apsw.Error:
         return True
     try:
@@ -123,15 +128,29 @@ def detect(cfg: Mapping[str, Any] | None, target: Target, env: Mapping[str, str]
 
 
 def refuse_sqlite(cfg: Mapping[str, Any] | None, targets: list[Target], command: str,
-                  env: Mapping[str, str] | None = None) -> None:
+                  env: Mapping[str, str] | None = None, *, change: str | None = None,
+                  flag: str | None = None) -> None:
     """Stop a command that works on sessions.json only before it sees (or writes) a phantom
-    empty store where an agent keeps its sessions in its database."""
-    from openclaw_cli.errors import CliError
+    empty store where an agent keeps its sessions in its database.
+
+    `change` names the store change the command would make (`apply session maintenance`): such a
+    change is its Gateway's alone (this tool never writes an OpenClaw database, nor a sessions.json
+    beside one), so the error says to start it; `flag` is the option that kept the work off a
+    running Gateway (`--store`, `--offline`), if any."""
+    from openclaw_cli.errors import CliError, StoreError
 
     found = [store for store in (detect(cfg, t, env) for t in targets) if store.in_sqlite]
     if not found:
         return
     where = ", ".join(store.sqlite_path for store in found)
+    if change is not None:
+        message = f"cannot {change}: {where} is an OpenClaw 2026.8+ session database, which only its Gateway changes"
+        if flag:
+            raise StoreError(message, hint=f"run the command again without {flag}, with the Gateway running "
+                                           "(openclaw gateway run)")
+        raise StoreError(message + ", and no Gateway is running",
+                         hint="start the Gateway (openclaw gateway run, or openclaw gateway start for the service), "
+                              "then run the command again")
     if len(found) == 1:
         who = f"agent {found[0].agent_id} keeps its sessions"
     else:

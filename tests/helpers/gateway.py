@@ -21,6 +21,8 @@ from helpers import refbin
 from helpers.clock import pin_session_reset
 
 READY_TIMEOUT_S = 90.0
+# The SQLite-era release the tests start Gateways of (sessions in agents/<id>/agent/openclaw-agent.sqlite).
+SQLITE_ERA_VERSION = "2026.9.6"
 
 
 def free_port() -> int:
@@ -34,13 +36,14 @@ class RunningGateway:
     """A reference Gateway process on loopback with its own HOME."""
 
     port: int
-    auth: str  # "token" or "password"
+    auth: str  # "token", "password" or "none" (then only paired devices get in)
     secret: str
     home: Path
     state_dir: Path
     log_path: Path
     proc: subprocess.Popen = field(repr=False)
     startup_s: float = 0.0
+    version: str = refbin.PRIMARY_VERSION
 
     @property
     def url(self) -> str:
@@ -58,12 +61,20 @@ class RunningGateway:
     def store_path(self) -> Path:
         return self.state_dir / "agents" / "main" / "sessions" / "sessions.json"
 
+    def agent_db_path(self, agent: str = "main") -> Path:
+        """Where a SQLite-era Gateway keeps the agent's sessions."""
+        return self.state_dir / "agents" / agent / "agent" / "openclaw-agent.sqlite"
+
     def client_config(self) -> dict[str, Any]:
         """A client-side config that points at this Gateway with the right credential."""
+        if self.auth == "none":
+            return {"gateway": {"port": self.port, "auth": {"mode": "none"}}}
         return {"gateway": {"port": self.port, "auth": {self.auth: self.secret}}}
 
     def client_env(self) -> dict[str, str]:
         """Env for a client run (reference or ours) that delegates to this Gateway."""
+        if self.auth == "none":
+            return {"OPENCLAW_GATEWAY_PORT": str(self.port)}
         name = "OPENCLAW_GATEWAY_TOKEN" if self.auth == "token" else "OPENCLAW_GATEWAY_PASSWORD"
         return {"OPENCLAW_GATEWAY_PORT": str(self.port), name: self.secret}
 
@@ -94,7 +105,8 @@ class RunningGateway:
 
 
 def _handshake_ok(port: int, auth: str, secret: str, timeout: float = 3.0) -> bool:
-    """True once the Gateway completes a handshake (independent of the code under test)."""
+    """True once the Gateway completes a handshake (independent of the code under test); with auth
+    "none", once it answers a device-less connect with NOT_PAIRED (it admits paired devices only)."""
     from websockets.sync.client import connect
 
     try:
@@ -108,11 +120,13 @@ def _handshake_ok(port: int, auth: str, secret: str, timeout: float = 3.0) -> bo
             ws.send(json.dumps({"type": "req", "id": req_id, "method": "connect", "params": {
                 "minProtocol": 4, "maxProtocol": 4,
                 "client": {"id": "cli", "version": "test", "platform": "linux", "mode": "cli"},
-                "role": "operator", "scopes": [], "auth": {auth: secret}}}))
+                "role": "operator", "scopes": [], **({} if auth == "none" else {"auth": {auth: secret}})}}))
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline:
                 frame = json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic())))
                 if frame.get("type") == "res" and frame.get("id") == req_id:
+                    if auth == "none":
+                        return (frame.get("error") or {}).get("code") == "NOT_PAIRED"
                     return frame.get("ok") is True
     except Exception:
         return False
@@ -136,7 +150,7 @@ def start_gateway(base: Path, *, auth: str = "token", secret: str | None = None,
                   extra_env: dict[str, str] | None = None,
                   version: str = refbin.PRIMARY_VERSION) -> RunningGateway:
     """Start `openclaw gateway run` (reference release `version`) on a free loopback port under
-    `base/home`; wait until ready."""
+    `base/home`; wait until ready. `auth` "none" starts a Gateway that admits paired devices only."""
     if not refbin.reference_available(version):
         raise RuntimeError(refbin.missing_message(version))
     home = base / "home"
@@ -149,13 +163,15 @@ def start_gateway(base: Path, *, auth: str = "token", secret: str | None = None,
     env["PATH"] = f"{refbin.reference_node_bin_dir()}:{env['PATH']}"
     log_path = base / "gateway.log"
     cmd = [str(refbin.reference_bin(version)), "gateway", "run", "--allow-unconfigured",
-           "--port", str(port), "--bind", "loopback", "--auth", auth, f"--{auth}", secret]
+           "--port", str(port), "--bind", "loopback", "--auth", auth]
+    if auth != "none":
+        cmd += [f"--{auth}", secret]
     started = time.monotonic()
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(cmd, env=env, cwd=home, stdin=subprocess.DEVNULL, stdout=log,
                                 stderr=subprocess.STDOUT, start_new_session=True)
     gateway = RunningGateway(port=port, auth=auth, secret=secret, home=home,
-                             state_dir=state_dir, log_path=log_path, proc=proc)
+                             state_dir=state_dir, log_path=log_path, proc=proc, version=version)
     deadline = started + ready_timeout
     try:
         while True:

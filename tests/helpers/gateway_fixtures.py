@@ -11,13 +11,13 @@ from helpers import refbin
 from helpers.gateway import FakeGateway, RunningGateway, start_gateway
 
 
-def _require_reference() -> None:
-    if not refbin.reference_available():
-        pytest.fail("reference OpenClaw 2026.7.1 missing: run scripts/install-reference.sh")
+def _require_reference(version: str = refbin.PRIMARY_VERSION) -> None:
+    if not refbin.reference_available(version):
+        pytest.fail(refbin.missing_message(version))
 
 
 def _start(base: Path, **kw) -> RunningGateway:
-    _require_reference()
+    _require_reference(kw.get("version", refbin.PRIMARY_VERSION))
     try:
         return start_gateway(base, **kw)
     except RuntimeError as exc:
