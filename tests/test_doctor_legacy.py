@@ -69,6 +69,26 @@ def test_migrated_shape():
     ({"agents": {"defaults": {"agentRuntime": {"id": "claude-cli"}, "model": "anthropic/claude-opus-4"}}},
      "Moved agents.defaults.agentRuntime.id claude-cli to matching anthropic model runtime policy."),
     ({"session": {"parentForkMaxTokens": 5}}, "Removed session.parentForkMaxTokens; parent fork sizing is automatic."),
+    ({"models": {"providers": {"x": {"models": [{"id": "m", "compat": {"thinkingFormat": "Qwen"}}]}}}},
+     'Removed models.providers.x.models.0.compat.thinkingFormat (unrecognized value "Qwen"; runtime default applies).'),
+    ({"agents": {"defaults": {"params": {"qwen_thinking_format": "qwen"}}}},
+     "Removed agents.defaults.params.qwen_thinking_format; no concrete vLLM model row or agent model ref exists, so "
+     "configure models.providers.vllm.models[].compat.thinkingFormat on each Qwen model that needs it."),
+    ({"agents": {"list": [{"id": "a", "model": "VLLM/q@20250101@work", "params": {"qwenThinkingFormat": "top_level"}}]}},
+     'Moved agents.list[0].params.qwenThinkingFormat to models.providers.vllm.models[0].compat.thinkingFormat '
+     '("qwen").'),
+    ({"messages": {"tts": {"providers": {"edge": {"rate": "1"}, "microsoft": {"rate": "2", "pitch": "3"}}}}},
+     "Moved messages.tts.providers.edge → messages.tts.providers.microsoft."),
+    ({"channels": {"discord": {"accounts": {"a": {"voice": {"tts": {"enabled": True, "auto": " "}}}}}}},
+     'Moved channels.discord.accounts.a.voice.tts.enabled → channels.discord.accounts.a.voice.tts.auto "always".'),
+    ({"plugins": {"entries": {"voice-call": {"config": {"tts": {"personas": {"p": {"edge": {"voiceName": "n"}}}}}}}}},
+     "Moved plugins.entries.voice-call.config.tts.personas.p.edge.voiceName → "
+     "plugins.entries.voice-call.config.tts.personas.p.edge.speakerVoice."),
+    ({"tools": {"web": {"search": {"apiKey": "k"}}}},
+     "Moved tools.web.search.apiKey → plugins.entries.brave.config.webSearch.apiKey."),
+    ({"tools": {"web": {"search": {"kimi": {"apiKey": "k"}}}}, "plugins": {"entries": {"moonshot": {
+        "enabled": True, "config": {"webSearch": {"apiKey": "kept"}}}}}},
+     "Removed tools.web.search.kimi (plugins.entries.moonshot.config.webSearch already set)."),
 ])
 def test_single_migrations(cfg, change):
     original = copy.deepcopy(cfg)
@@ -102,3 +122,32 @@ def test_doctor_fix_writes_migrated_config_and_is_idempotent(home):
     assert "Legacy config keys detected" not in again.out
     assert path.read_bytes() == first
     assert not (state(home) / "openclaw.json.bak.1").exists()
+
+
+def test_vllm_model_refs_keep_dates_and_quantization_in_the_model_id():
+    from openclaw_cli.doctor.support.legacy_models import vllm_model_id
+
+    assert vllm_model_id("vllm/qwen@work") == "qwen"
+    assert vllm_model_id("vllm/qwen@20250101") == "qwen@20250101"
+    assert vllm_model_id("vllm/qwen@q4_k_m@work") == "qwen@q4_k_m"
+    assert vllm_model_id(" Vllm/qwen@8bit") == "qwen@8bit"
+    assert vllm_model_id("vllm/*") is None and vllm_model_id("openai/qwen") is None
+
+
+def test_discord_root_tts_is_left_alone_and_not_reported():
+    cfg = {"channels": {"discord": {"tts": {"enabled": True}}}}
+    assert apply_all(cfg) == (None, [])
+    assert find_issues(cfg, cfg) == []
+
+
+def test_an_edge_provider_merges_into_microsoft_without_overwriting_it():
+    migrated, _ = apply_all({"messages": {"tts": {"providers": {"edge": {"rate": "1", "x": 1},
+                                                                "microsoft": {"rate": "2"}}}}})
+    assert migrated == {"messages": {"tts": {"providers": {"microsoft": {"rate": "2", "x": 1}}}}}
+
+
+def test_web_search_blocks_the_reference_leaves_alone_stay_in_place():
+    cfg = {"tools": {"web": {"search": {"tavily": {"apiKey": "t"}, "parallel": {"apiKey": "p"}, "kimi": {}}}}}
+    assert find_issues(cfg, cfg) == []
+    migrated, changes = apply_all(cfg)
+    assert migrated is None and changes == []

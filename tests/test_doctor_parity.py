@@ -23,6 +23,7 @@ from helpers.doctor import (
     c4,
     f1,
     header,
+    heartbeat_home,
     lint,
     sessions,
     state,
@@ -132,7 +133,7 @@ PER_CHECK = {
 }
 # Checks whose problem is the machine's, not the fixture's: compared, but maybe silent here.
 MACHINE = {"core/doctor/disk-space"}
-COMBINED = {"f1": f1, "c1": c1, "c2": c2, "c3": custom_state, "c4": c4}
+COMBINED = {"f1": f1, "c1": c1, "c2": c2, "c3": custom_state, "c4": c4, "heartbeat-main": heartbeat_home}
 
 
 @dataclass

@@ -10,7 +10,19 @@ from pathlib import Path
 
 import pytest
 from helpers import refbin
-from helpers.doctor import BRANCH_SID, CODEX_SID, MAIN_SID, ORPHAN_SID, c1, c2, c3, c4, sessions, state
+from helpers.doctor import (
+    BRANCH_SID,
+    CODEX_SID,
+    MAIN_SID,
+    ORPHAN_SID,
+    c1,
+    c2,
+    c3,
+    c4,
+    clack_notes,
+    sessions,
+    state,
+)
 
 pytestmark = pytest.mark.reference
 
@@ -129,39 +141,6 @@ def test_lint_goes_on_past_an_invalid_config_where_the_reference_stops(cases):
     legacy = {f["path"]: f["severity"] for f in ours["findings"] if f["checkId"] == "core/doctor/legacy-config"}
     assert legacy["session.maintenance.rotateBytes"] == legacy["session.parentForkMaxTokens"] == "error"
     assert "core/doctor/state-integrity" in {f["checkId"] for f in ours["findings"]}
-
-
-def clack_notes(text: str) -> list[tuple[str, list[str]]]:
-    """(title, items) of each note box; wrapped lines re-joined, whitespace collapsed."""
-    notes: list[tuple[str, list[str]]] = []
-    current: list[str] | None = None
-    for line in text.splitlines():
-        match = re.match(r"^◇  (.+?) ─+╮$", line)
-        if match:
-            current = []
-            notes.append((match.group(1), current))
-            continue
-        if current is None:
-            continue
-        if line.startswith("├"):
-            current = None
-            continue
-        if line.startswith("│"):
-            inner = line[1:].rstrip()
-            inner = inner[:-1].rstrip() if inner.endswith("│") else inner
-            current.append(inner[2:] if inner.startswith("  ") else inner)
-    out = []
-    for title, lines in notes:
-        items: list[str] = []
-        for line in lines:
-            if not line.strip():
-                continue
-            if line.startswith(" ") and items:
-                items[-1] += " " + line.strip()
-            else:
-                items.append(line.strip())
-        out.append((title, [" ".join(i.split()) for i in items]))
-    return out
 
 
 def _normalize(text: str) -> str:

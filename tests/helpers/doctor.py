@@ -6,6 +6,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -249,3 +250,72 @@ def c4(home: Path) -> None:
     """A config holding most of 2026.7.1's legacy keys."""
     os.chmod(state(home), 0o700)
     write_config(home, LEGACY_CONFIG)
+
+
+def clack_notes(text: str) -> list[tuple[str, list[str]]]:
+    """(title, items) of each note box; wrapped lines re-joined, whitespace collapsed."""
+    notes: list[tuple[str, list[str]]] = []
+    current: list[str] | None = None
+    for line in text.splitlines():
+        match = re.match(r"^◇  (.+?) ─+╮$", line)
+        if match:
+            current = []
+            notes.append((match.group(1), current))
+            continue
+        if current is None:
+            continue
+        if line.startswith("├"):
+            current = None
+            continue
+        if line.startswith("│"):
+            inner = line[1:].rstrip()
+            inner = inner[:-1].rstrip() if inner.endswith("│") else inner
+            current.append(inner[2:] if inner.startswith("  ") else inner)
+    out = []
+    for title, lines in notes:
+        items: list[str] = []
+        for line in lines:
+            if not line.strip():
+                continue
+            if line.startswith(" ") and items:
+                items[-1] += " " + line.strip()
+            else:
+                items.append(line.strip())
+        out.append((title, [" ".join(i.split()) for i in items]))
+    return out
+
+
+POLL = "[OpenClaw heartbeat poll]"
+TASKS = ("Run the following periodic tasks (only those due based on their intervals):\n- inbox: check mail\n"
+         "After completing all due tasks, reply HEARTBEAT_OK.")
+
+
+def _message(i: int, role: str, content) -> str:
+    return json.dumps({"type": "message", "id": f"m{i}", "parentId": f"m{i - 1}" if i else None,
+                       "timestamp": "2026-01-01T00:00:00.000Z", "message": {"role": role, "content": content}})
+
+
+def heartbeat_lines(sid: str) -> list[str]:
+    return [header(sid), _message(0, "user", POLL), _message(1, "assistant", [{"type": "text", "text": "HEARTBEAT_OK"}]),
+            _message(2, "user", [{"type": "text", "text": TASKS}]), _message(3, "assistant", "HEARTBEAT_OK")]
+
+
+def heartbeat_home(home: Path, *, human: bool = False, interacted: bool = False) -> None:
+    """A main session whose transcript holds only heartbeat turns (unless `human`), and a TUI pointer to it."""
+    os.chmod(state(home), 0o700)
+    write_config(home, {"gateway": {"mode": "local"}})
+    now = int(time.time() * 1000)
+    main = {"sessionId": MAIN_SID, "updatedAt": now}
+    if interacted:
+        main["lastInteractionAt"] = now
+    write_store(home, {"agent:main:main": main, "agent:main:telegram:group:5": {"sessionId": GROUP_SID,
+                                                                             "updatedAt": now - 1000}})
+    lines = heartbeat_lines(MAIN_SID)
+    if human:
+        lines.append(_message(4, "user", "hello there"))
+    write_transcript(home, MAIN_SID, lines)
+    write_transcript(home, GROUP_SID, [header(GROUP_SID), _message(0, "user", "hi"), _message(1, "assistant", "yo")])
+    tui = state(home) / "tui"
+    tui.mkdir()
+    (tui / "last-session.json").write_text(json.dumps({
+        "a": {"sessionKey": "agent:main:main"}, "b": {"sessionKey": "agent:main:telegram:group:5"}}))

@@ -1,9 +1,8 @@
 """The legacy-config migrations of OpenClaw 2026.7.1, applied in order to the authored config."""
 
 # Not ported (they need OpenClaw's model catalogs, tool catalog or provider plugins):
-# tools.profile-configured-sections-alsoAllow, models.providers.openai-codex->openai,
-# models.retired-model-refs, the vLLM qwenThinkingFormat and compat.thinkingFormat fixes,
-# the three TTS shape migrations and tools.web.search-provider-config.
+# tools.profile-configured-sections-alsoAllow, models.providers.openai-codex->openai and
+# models.retired-model-refs.
 
 from __future__ import annotations
 
@@ -11,6 +10,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from openclaw_cli.doctor.support import legacy_models, legacy_tts, legacy_web_search
 from openclaw_cli.doctor.support.legacy_rules import (
     MCP_TYPE_TO_TRANSPORT,
     legacy_bind_alias,
@@ -746,12 +746,19 @@ MIGRATIONS: tuple[tuple[str, Callable[[dict, Changes], None]], ...] = (
     ("gateway.controlUi.allowedOrigins-seed-for-non-loopback", control_ui_origins),
     ("gateway.bind.host-alias->bind-mode", gateway_bind),
     ("mcp.servers.type->transport", mcp_transport),
+    ("agents.defaults.models.vllm.params.qwenThinkingFormat->models.providers.vllm.models.compat.thinkingFormat",
+     legacy_models.vllm_qwen_thinking_format),
+    ("models.providers.*.models.*.compat.thinkingFormat-invalid", legacy_models.invalid_thinking_format),
     ("models.providers.*.models.*.contextWindow-stale", context_window),
     ("plugins.openai-codex->plugins.openai", codex_plugins),
     ("plugins.allow->plugins.bundledDiscovery.compat", bundled_discovery),
     ("tools.web.x_search.apiKey->plugins.entries.xai.config.webSearch.apiKey", x_search),
     ("session.maintenance.rotateBytes", rotate_bytes),
     ("session.parentForkMaxTokens", parent_fork_max_tokens),
+    ("tts.providers-generic-shape", legacy_tts.provider_shape),
+    ("tts.speaker-selection-keys", legacy_tts.speaker_selection),
+    ("tts.enabled-auto-mode", legacy_tts.enabled_auto),
+    ("tools.web.search-provider-config->plugins.entries", legacy_web_search.search_provider_config),
 )
 
 

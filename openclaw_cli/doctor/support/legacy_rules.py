@@ -130,6 +130,64 @@ def _stale_context_window(value: Any, _root: dict) -> bool:
     return False
 
 
+def _model_rules() -> tuple[Rule, ...]:
+    from openclaw_cli.doctor.support import legacy_models as m
+
+    move = 'run "openclaw doctor --fix" to move it to models.providers.vllm.models[].compat.thinkingFormat.'
+    return (
+        Rule(("agents", "defaults", "models"), "agents.defaults.models.<vllm-model>.params.qwenThinkingFormat is "
+             f"legacy; {move}", m.agent_models_match),
+        Rule(("models", "providers", "vllm", "params"), f"models.providers.vllm.params.qwenThinkingFormat is legacy; "
+             f"{move}", m.params_match),
+        Rule(("models", "providers", "vllm", "models"), "models.providers.vllm.models[*].params.qwenThinkingFormat is "
+             f"legacy; {move}", m.model_rows_match),
+        Rule(("models", "providers"), "models.providers.<vllm>.params.qwenThinkingFormat is legacy; run \"openclaw "
+             'doctor --fix" to move it to models.providers.<vllm>.models[].compat.thinkingFormat.',
+             m.normalized_provider_match),
+        Rule(("agents", "defaults", "params"), f"agents.defaults.params.qwenThinkingFormat is legacy; {move}",
+             m.params_match),
+        Rule(("agents",), f"agents.list[].params.qwenThinkingFormat is legacy; {move}", m.agent_list_match),
+        Rule(("models", "providers"), "models.providers.<id>.models[*].compat.thinkingFormat has an unrecognized "
+             'value; run "openclaw doctor --fix" to remove it and restore the runtime default.',
+             m.invalid_format_match),
+    )
+
+
+def _tts_rules() -> tuple[Rule, ...]:
+    from openclaw_cli.doctor.support import legacy_tts as t
+
+    voice = "speaker selection fields voice/voiceName/voiceId are legacy; use speakerVoice or speakerVoiceId. " + FIX
+    plugin = "plugins.entries.voice-call.config.tts"
+    return (
+        Rule(("messages", "tts"), 'messages.tts legacy provider aliases/keys are legacy; use provider: "microsoft" and '
+             f"messages.tts.providers.<provider>. {FIX}", lambda v, _r: t.has_provider_keys(v)),
+        Rule(("plugins", "entries"), f'{plugin} legacy provider aliases/keys are legacy; use provider: "microsoft" '
+             f"and {plugin}.providers.<provider>. {FIX}", t.in_plugins(t.has_provider_keys)),
+        Rule(("messages", "tts"), f"messages.tts {voice}", lambda v, _r: t.has_speaker_selection(v)),
+        Rule(("agents",), f"agents.list[].tts {voice}", t.in_agents(t.has_speaker_selection)),
+        Rule(("channels",), f"supported channel TTS {voice}", t.in_channels(t.has_speaker_selection)),
+        Rule(("plugins", "entries"), f"{plugin} {voice}", t.in_plugins(t.has_speaker_selection)),
+        Rule(("messages", "tts"), f"messages.tts.enabled is legacy; use messages.tts.auto. {FIX}",
+             lambda v, _r: t.has_enabled(v)),
+        Rule(("agents",), f"agents.list[].tts.enabled is legacy; use agents.list[].tts.auto. {FIX}",
+             t.in_agents(t.has_enabled)),
+        Rule(("channels",), "supported channel TTS enabled fields are legacy; use the same TTS block auto field. "
+             f"{FIX}", t.in_channels(t.has_enabled)),
+        Rule(("plugins", "entries"), f"{plugin}.enabled is legacy; use {plugin}.auto. {FIX}",
+             t.in_plugins(t.has_enabled)),
+    )
+
+
+def _web_search(value: Any, root: dict) -> bool:
+    from openclaw_cli.doctor.support.legacy_web_search import rule_match
+
+    return rule_match(value, root)
+
+
+MODEL_RULES = _model_rules()
+TTS_RULES = _tts_rules()
+
+
 RULES: tuple[Rule, ...] = (
     Rule(("channels", "webchat"), f"channels.webchat is retired. {FIX}", migration="channels.webchat-remove"),
     Rule(("routing", "allowFrom"), f"routing.allowFrom was removed; use channels.whatsapp.allowFrom instead. {FIX}"),
@@ -224,6 +282,7 @@ RULES: tuple[Rule, ...] = (
     Rule(("mcp", "servers"), "mcp.servers entries use OpenClaw transport names; CLI-native type aliases are legacy "
          f"here. {FIX}", lambda v, _r: isinstance(v, dict) and any(isinstance(s, dict) and mcp_alias(s.get("type"))
                                                                    for s in v.values())),
+    *MODEL_RULES,
     Rule(("models", "providers"), "models.providers.<id>.models[*].contextWindow has a stale catalog value; run "
          '"openclaw doctor --fix" to repair it.', _stale_context_window),
     Rule(("plugins",), "plugins.openai-codex references are retired; use the openai plugin id. " + FIX,
@@ -237,6 +296,9 @@ RULES: tuple[Rule, ...] = (
          '--fix" to remove it.', lambda v, _r: _has(v, "rotateBytes")),
     Rule(("session",), "session.parentForkMaxTokens was removed; parent fork sizing is automatic. "
          'Run "openclaw doctor --fix" to remove it.', lambda v, _r: _has(v, "parentForkMaxTokens")),
+    *TTS_RULES,
+    Rule(("tools", "web", "search"), "tools.web.search provider-owned config moved to "
+         f"plugins.entries.<plugin>.config.webSearch. {FIX}", _web_search, True),
 )
 
 

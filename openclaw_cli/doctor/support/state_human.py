@@ -351,10 +351,13 @@ def _session_store_rows(ctx: DoctorContext, report: Report, rows: _Rows, view: S
                      "(preview with --dry-run --fix-missing)."))
         report.step(f'openclaw sessions cleanup --store "{abs_store}" --dry-run --fix-missing')
     _wedged_subagents(ctx, entries, abs_store, rows)
-    main = view.entries.get(main_session_key(ctx.cfg))
+    main_key = main_session_key(ctx.cfg)
+    main = view.entries.get(main_key)
     if not (isinstance(main, dict) and main.get("sessionId")):
         return
     transcript = view.transcript_path(main)
+    if _heartbeat_main_rows(ctx, rows, view, abs_store, main_key, transcript):
+        return
     if transcript and not fsutil.exists_file(transcript):
         rows.warn(f"- Main session transcript missing ({ctx.display(transcript)}). History will appear to reset.",
                   _finding("warning", "Main session transcript missing. History will appear to reset.", transcript))
@@ -363,6 +366,38 @@ def _session_store_rows(ctx: DoctorContext, report: Report, rows: _Rows, view: S
         if lines <= 1:
             text = f"Main session transcript has only {lines} line. Session history may not be appending."
             rows.warn(f"- {text}", _finding("warning", text, transcript))
+
+
+def _heartbeat_main_rows(ctx: DoctorContext, rows: _Rows, view: StoreView, abs_store: str, main_key: str,
+                         transcript: str | None) -> bool:
+    """A main session holding only heartbeat turns; True when the repair moved it away."""
+    from openclaw_cli.doctor.support import heartbeat_main as hb
+
+    found = hb.candidate(view.entries.get(main_key), transcript)
+    if found is None:
+        return False
+    recovered = hb.recovery_key(main_key, view.entries, ctx.now_ms)
+    if recovered is None:
+        text = f"Main session {main_key} appears heartbeat-owned, but doctor could not choose a safe recovery key."
+        rows.warn(f"- {text}", _finding("warning", text, abs_store))
+        return False
+    text = f"Main session {main_key} appears to be a heartbeat-owned session ({found.describe()})."
+    rows.warn(f"- {text}\n  Doctor can move it to {recovered} and let the next interactive launch create a fresh "
+              "main session.", _finding("warning", text, abs_store,
+                                         "Run `openclaw doctor --fix` to move it to a heartbeat-recovered key; the next "
+                                         "interactive launch creates a fresh main session."))
+    if not ctx.prompter.confirm_runtime_repair(f"Move heartbeat-owned main session {main_key} to {recovered} and "
+                                               "clear stale TUI restore pointers?", True):
+        return False
+    if hb.move_entry(abs_store, main_key, recovered, transcript) is None:
+        rows.more(f"- Main session {main_key} changed before repair could move it.")
+        return False
+    cleared = hb.clear_tui_pointers(ctx.state_dir, main_key)
+    rows.changes.append(f"- Moved heartbeat-owned main session {main_key} to {recovered}.")
+    if cleared:
+        rows.changes.append(f"- Cleared {fsutil.count_label(cleared, 'stale TUI last-session pointer')} for "
+                            f"{main_key}.")
+    return True
 
 
 def _orphan_transcript_rows(ctx: DoctorContext, report: Report, rows: _Rows, view: StoreView) -> None:
