@@ -109,33 +109,29 @@ def test_the_reader_decodes_every_transcript_event_including_zstd_frames(state):
             assert all(isinstance(o, dict) and o.get("type") for o in objects), key
 
 
-def test_reading_leaves_every_file_of_the_state_byte_identical(state):
-    # The Gateway leaves -wal and -shm beside a database (a first open creates them when absent);
-    # SQLite touches the -shm (its mtime) on every open, its bytes stay.
-    for agent in ("main", "work"):
-        with open_agent_db(str(agent_db(state, agent)), agent):
-            pass
-    assert os.path.exists(f"{agent_db(state)}-shm") and os.path.exists(f"{agent_db(state)}-wal")
-    before = folder_digest(state)
+def _read_everything(state) -> None:
     for agent in ("main", "work"):
         with open_agent_db(str(agent_db(state, agent)), agent) as db:
             for _key, entry in read_entries(db):
                 read_events(db, entry["sessionId"])
         era.detect({}, _target(state, agent))
+
+
+def test_reading_leaves_every_file_of_the_state_byte_identical(state):
+    """As a cleanly stopped Gateway leaves a database: an empty -wal and its 32 KiB -shm beside it."""
+    for agent in ("main", "work"):
+        Path(f"{agent_db(state, agent)}-wal").write_bytes(b"")
+        Path(f"{agent_db(state, agent)}-shm").write_bytes(bytes(range(256)) * 128)
+    before = folder_digest(state)
+    _read_everything(state)
     assert folder_digest(state) == before
 
 
-def test_a_first_read_only_adds_an_empty_wal_and_its_index(state):
-    db = agent_db(state)
+def test_reading_a_database_without_a_wal_creates_no_file_beside_it(state):
     before = folder_digest(state)
-    with open_agent_db(str(db), "main") as opened:
-        read_entries(opened)
-    after = folder_digest(state)
-    added = {name for name in after if name not in before}
-    rel = os.path.relpath(db, state)
-    assert added == {f"{rel}-wal", f"{rel}-shm"}
-    assert after[f"{rel}-wal"][1] == 0
-    assert {k: v for k, v in after.items() if k in before} == before
+    assert not any(name.endswith(("-wal", "-shm")) for name in before)
+    _read_everything(state)
+    assert folder_digest(state) == before
 
 
 def test_a_database_written_by_a_newer_openclaw_is_refused_with_its_schema(state):

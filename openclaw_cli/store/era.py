@@ -93,13 +93,8 @@ def has_session_tables(path: str) -> bool:
 
     if not os.path.isfile(path):
         return False
-    uri = ro_uri(path)
-    if not any(os.path.lexists(path + suffix) for suffix in ("-wal", "-shm")):
-        # No WAL beside it: the file alone holds the database, and an immutable open reads it
-        # without creating -wal/-shm (asking must not leave files behind a refusing command).
-        uri += "&immutable=1"
     try:
-        conn = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+        conn = apsw.Connection(ro_uri(path), flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
     except apsw.Error:
         return True
     try:

@@ -34,7 +34,16 @@ class AgentDb:
 
 
 def ro_uri(path: str) -> str:
-    return "file:" + quote(os.path.abspath(path), safe="/") + "?mode=ro"
+    """The read-only URI of a database. Without WAL content beside it (no `-wal`, or an empty one, as
+    a cleanly stopped OpenClaw leaves it) the file alone holds the database, and it is opened
+    immutable: reading then creates no `-wal`/`-shm` and leaves the `-shm` a Gateway left as it was.
+    With WAL content the WAL is read (never ignored), which SQLite does through the `-shm`."""
+    uri = "file:" + quote(os.path.abspath(path), safe="/") + "?mode=ro"
+    try:
+        wal_bytes = os.stat(path + "-wal").st_size
+    except OSError:
+        wal_bytes = 0
+    return uri + "&immutable=1" if wal_bytes == 0 else uri
 
 
 def _connect(path: str) -> Any:
