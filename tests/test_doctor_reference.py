@@ -22,6 +22,7 @@ from helpers.doctor import (
     clack_notes,
     sessions,
     state,
+    write_config,
 )
 
 pytestmark = pytest.mark.reference
@@ -78,10 +79,15 @@ def _c3(home: Path) -> dict[str, str]:
     return c3(home, home / "st")
 
 
+def _unknown_keys(home: Path) -> None:
+    """Unknown keys at the root (two) and in a section, beside a bad value."""
+    write_config(home, {"bogusKey": 1, "zzz": {"a": 1}, "session": {"bogus2": 1, "dmScope": "nope"}})
+
+
 CASES = {
     "c1-lint": (c1, LINT), "c1-human": (c1, HUMAN), "c1-fix": (c1, FIX),
     "c1-lint-default": (c1, LINT_DEFAULT), "c2-lint": (c2, LINT), "c2-human": (c2, HUMAN), "c3-lint": (_c3, LINT), "c3-human": (_c3, HUMAN),
-    "c4-human": (c4, HUMAN), "c4-fix": (c4, FIX),
+    "c4-human": (c4, HUMAN), "c4-fix": (c4, FIX), "unknown-keys-human": (_unknown_keys, HUMAN),
 }
 
 
@@ -182,6 +188,21 @@ def test_human_invalid_config_goes_to_stderr(cases):
     case = cases["c2-human"]
     assert "Invalid config:" in case.results["ref"].stderr
     assert "Invalid config:" in case.results["ours"].stderr
+
+
+def _invalid_config_block(text: str) -> list[str]:
+    lines = text.splitlines()
+    start = lines.index("Invalid config:")
+    return [line for line in lines[start:] if line.startswith(("Invalid config:", "- "))]
+
+
+@pytest.mark.parametrize("name", ["c2-human", "unknown-keys-human"])
+def test_the_closing_invalid_config_lines_are_the_references(cases, name):
+    """Unknown keys in OpenClaw's words there (`Unrecognized keys: "a", "b"`), though lint says Invalid input."""
+    case = cases[name]
+    ref, ours = (_invalid_config_block(case.results[side].stderr) for side in ("ref", "ours"))
+    assert ours == ref
+    assert len(ref) > 1
 
 
 def _mode(path: Path) -> int:

@@ -18,9 +18,19 @@ class ConfigIssue:
 
     path: str
     message: str
+    unknown_keys: tuple[str, ...] = ()  # for an object's unknown keys: the keys, in the config's order
 
     def format(self) -> str:
         return f"{self.path or '<root>'}: {self.message}"
+
+    @property
+    def snapshot_message(self) -> str:
+        """The message of OpenClaw's config snapshot, which doctor's closing `Invalid config:` lines
+        print: zod's own words for unknown keys (`Unrecognized key: "x"`), else the same message."""
+        if not self.unknown_keys:
+            return self.message
+        quoted = ", ".join(f'"{key}"' for key in self.unknown_keys)  # zod quotes them as they are
+        return f"Unrecognized key{'s' if len(self.unknown_keys) > 1 else ''}: {quoted}"
 
 
 # Our own error types (pydantic's built-in ones keep their names). A zod issue either aborts
@@ -134,9 +144,11 @@ def config_issues(error: ValidationError) -> list[ConfigIssue]:
         loc = tuple(row["loc"])
         if row["type"] == "extra_forbidden":
             if loc[:-1] == last_extra:
+                issues[-1].unknown_keys += (str(loc[-1]),)
                 continue
-            last_extra, loc = loc[:-1], loc[:-1]
-        else:
-            last_extra = None
+            last_extra, key, loc = loc[:-1], str(loc[-1]), loc[:-1]
+            issues.append(ConfigIssue(".".join(str(p) for p in loc), _message(row), (key,)))
+            continue
+        last_extra = None
         issues.append(ConfigIssue(".".join(str(p) for p in loc), _message(row)))
     return issues

@@ -54,5 +54,5 @@ class FinalConfigValidationCheck(Check):
             return
         report.error("Invalid config:")
         for issue in doc.issues:
-            report.error(f"- {issue.path or '<root>'}: {issue.message}")
+            report.error(f"- {issue.path or '<root>'}: {issue.snapshot_message}")
         report.step("openclaw config validate")
