@@ -28,14 +28,10 @@ def task(description: str, total: int | None):
     if not _enabled or (total is not None and total < MIN_ITEMS):
         yield _noop
         return
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from openclaw_cli.ui.console import color_enabled
-
-    console = Console(stderr=True, no_color=not color_enabled(sys.stderr))
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True) as bar:
+                  console=_console(), transient=True) as bar:
         tid = bar.add_task(description, total=total)
         pending = [0]
 
@@ -58,14 +54,10 @@ def reading(description: str, total_bytes: int):
     if not _enabled or total_bytes < MIN_BYTES:
         yield _noop
         return
-    from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from openclaw_cli.ui.console import color_enabled
-
-    console = Console(stderr=True, no_color=not color_enabled(sys.stderr))
     with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
-                  console=console, transient=True) as bar:
+                  console=_console(), transient=True) as bar:
         tid = bar.add_task(description, total=total_bytes)
         yield lambda n=1: bar.advance(tid, n)
 
@@ -76,13 +68,17 @@ def waiting(description: str):
     if not _enabled:
         yield
         return
+    with _console().status(description):
+        yield
+
+
+def _console():
+    """The rich console of progress output: stderr, coloured as ui/console decides for it."""
     from rich.console import Console
 
     from openclaw_cli.ui.console import color_enabled
 
-    console = Console(stderr=True, no_color=not color_enabled(sys.stderr))
-    with console.status(description):
-        yield
+    return Console(stderr=True, no_color=not color_enabled(sys.stderr))
 
 
 def _noop(n: int = 1) -> None:
