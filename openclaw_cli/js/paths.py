@@ -72,9 +72,15 @@ def relative(from_path: str, to_path: str) -> str:
 
 
 def is_inside(parent: str, child: str) -> bool:
-    """True when `child` is strictly inside `parent` (OpenClaw's `relative` test)."""
-    rel = relative(parent, child)
-    return bool(rel) and not rel.startswith("..") and not rel.startswith("/")
+    """True when `child` is strictly inside `parent` (OpenClaw's `relative` test).
+
+    A child outside the parent's prefix gives a relative path that climbs (`..`), so only a child
+    below it needs the test (a name that itself starts with `..` counts as outside, as there)."""
+    a, b = resolve(parent), resolve(child)
+    if a == b or not (a == "/" or b.startswith(a + "/")):
+        return False
+    rel = b[len(a):].lstrip("/")
+    return bool(rel) and not rel.startswith("..")
 
 
 def realpath_or_none(path: str) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,7 +28,9 @@ def remember_removed(removed: dict[Any, str | None], entry: dict) -> None:
         removed[sid] = entry.get("sessionFile")
 
 
-def _candidates(paths: EntryPaths, session_id: str, session_file, home: str) -> list[str]:
+def _candidates(paths: EntryPaths, session_id: str, session_file, home: str | None) -> list[str]:
+    """Where a removed session's transcript may be, in OpenClaw's order; `home` None leaves out the
+    legacy `~/.openclaw/sessions` folder (when it does not exist, nothing can be found there)."""
     out: list[str] = []
     generated = generated_id_from_session_file(session_file)
     state = "custom" if not generated else ("current" if generated == session_id else "stale")
@@ -51,8 +54,9 @@ def _candidates(paths: EntryPaths, session_id: str, session_file, home: str) -> 
     push(canonical)
     if has_file and state == "stale":
         push(from_file)
-    legacy = jspath.resolve(home, ".openclaw", "sessions")
-    push(lambda: sessionpaths.transcript_path_in_dir(session_id, legacy, paths.env, paths.rp))
+    if home is not None:
+        legacy = jspath.resolve(home, ".openclaw", "sessions")
+        push(lambda: sessionpaths.transcript_path_in_dir(session_id, legacy, paths.env, paths.rp))
     unique: list[str] = []
     for c in out:
         if c not in unique:
@@ -67,10 +71,11 @@ def archive_transcripts(paths: EntryPaths, removed: Mapping[str, str | None], re
     store_dir = view.canonical(paths.sessions_dir)
     archived_dirs: set[str] = set()
     stamp = format_archive_timestamp(now_ms)
+    legacy_home = home if os.path.isdir(jspath.resolve(home, ".openclaw", "sessions")) else None
     for sid, session_file in removed.items():
         if sid in referenced_ids:
             continue
-        for candidate in _candidates(paths, sid, session_file, home):
+        for candidate in _candidates(paths, sid, session_file, legacy_home):
             path = view.canonical(candidate)
             if not jspath.is_inside(store_dir, path):
                 continue
@@ -132,13 +137,11 @@ def remove_trajectory_artifacts(paths: EntryPaths, removed: Mapping[str, str | N
             runtime_targets.append(pointed)
         for target in runtime_targets:
             # OpenClaw may also remove a matching runtime file outside the store folder;
-            # we deliberately never touch anything outside it.
-            if not _within(paths, store_dir, view.canonical(target)):
-                continue
-            if view.is_regular_non_symlink(target):
+            # we deliberately never touch anything outside it. (Existence first: it is the cheap test.)
+            if view.is_regular_non_symlink(target) and _within(paths, store_dir, view.canonical(target)):
                 view.plan_delete(target, "trajectory sidecar")
                 count += 1
-        if _within(paths, store_dir, pointer) and view.is_regular_non_symlink(pointer):
+        if view.is_regular_non_symlink(pointer) and _within(paths, store_dir, pointer):
             view.plan_delete(pointer, "trajectory pointer")
             count += 1
     return count
