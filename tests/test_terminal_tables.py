@@ -166,3 +166,22 @@ def test_a_bad_limit_is_bad_usage(home, extra, message):
     result = cli(home, "--dry-run", *extra)
     assert result.returncode == 2
     assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_middle_cut_keeps_both_ends_and_fits_the_width_in_terminal_columns():
+    from openclaw_cli.ui.fit import middle_cut
+
+    cut = middle_cut(UUID_KEY, 21)
+    assert cut == "agent:main…976a8a43ef"
+    assert middle_cut("agent:main:main", 15) == "agent:main:main"
+    wide = middle_cut("会話会話会話会話-🦞🦞", 9)
+    assert cell_len(wide) <= 9 and wide.startswith("会話") and wide.endswith("🦞")
+
+
+def test_an_end_cut_never_splits_a_wide_character_past_the_width():
+    from openclaw_cli.ui.fit import end_cut
+
+    assert end_cut("スレッド", 8) == "スレッド"
+    assert end_cut("スレッド", 7) == "スレッ…"
+    assert end_cut("スレッド", 6) == "スレ…"
+    assert end_cut("abc", 0) == ""
