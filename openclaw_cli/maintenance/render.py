@@ -130,7 +130,7 @@ def screen_plan_lines(cfg: Mapping, preview: Preview, rows: list[tuple[str, dict
     columns = [fit.Column("Action"), fit.Column("Key", fit.middle_cut, minimum=12, shrink=3), fit.Column("Age"),
                fit.Column("Model", minimum=8, drop=3, shrink=2), fit.Column("Flags", minimum=8, drop=1)]
     if why:
-        columns.append(fit.Column("Reason", minimum=12, drop=2))
+        columns.append(fit.Column("Reason", minimum=20, drop=2))
     cells: list[list[str]] = []
     names: list[list[str | None]] = []
     for key, entry, action in shown:
