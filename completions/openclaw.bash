@@ -24,8 +24,8 @@ _openclaw_spec() {
             _oc_args=0 ;;
         'sessions cleanup')
             _oc_cmds=''
-            _oc_opts='--active-key --agent --all-agents --dry-run --enforce --fix-dm-scope --fix-missing --allow-empty-store --json --explain --store -q --quiet --url --port --token --password --timeout --wait -h --help'
-            _oc_vals='--active-key --agent --store --url --port --token --password --timeout --wait'
+            _oc_opts='--active-key --agent --all-agents --dry-run --enforce --fix-dm-scope --fix-missing --allow-empty-store --json --explain --store -q --quiet --url --port --token --password --timeout --wait --all --limit -h --help'
+            _oc_vals='--active-key --agent --store --url --port --token --password --timeout --wait --limit'
             _oc_args=0 ;;
         'sessions disk')
             _oc_cmds=''
@@ -172,6 +172,8 @@ _openclaw_describe() {
         'sessions cleanup --password') _oc_desc='Gateway password (else OPENCLAW_GATEWAY_PASSWORD)' ;;
         'sessions cleanup --timeout') _oc_desc='Gateway call timeout in ms (default 10000)' ;;
         'sessions cleanup --wait') _oc_desc='How long to wait for another maintenance run'\''s store lock' ;;
+        'sessions cleanup --all') _oc_desc='At a terminal, list every planned row (piped output always does)' ;;
+        'sessions cleanup --limit') _oc_desc='At a terminal, list the first N planned rows of each action (default: 10)' ;;
         'sessions cleanup -h'|'sessions cleanup --help') _oc_desc='Show this message and exit.' ;;
         'sessions disk --agent') _oc_desc='Agent id to inspect (default: configured default agent)' ;;
         'sessions disk --all-agents') _oc_desc='Every configured agent'\''s session folder' ;;
@@ -305,7 +307,7 @@ _openclaw_values() {
             _openclaw_profiles "$3" ;;
         ' --log-level')
             COMPREPLY=($(compgen -W 'error warn info debug' -- "$3")) ;;
-        'sessions --active' | 'sessions --limit' | 'sessions list --active' | 'sessions list --limit' | 'sessions cleanup --active-key' | 'sessions cleanup --url' | 'sessions cleanup --port' | 'sessions cleanup --token' | 'sessions cleanup --password' | 'sessions cleanup --timeout' | 'sessions cleanup --wait' | 'sessions disk --top' | 'sessions recover --wait' | 'sessions compact --max-lines' | 'sessions compact --url' | 'sessions compact --token' | 'sessions compact --password' | 'sessions compact --timeout' | 'sessions compact --base-url' | 'sessions compact --model' | 'context list --session' | 'context list --url' | 'context list --token' | 'context list --password' | 'context list --timeout' | 'context detail --session' | 'context detail --url' | 'context detail --token' | 'context detail --password' | 'context detail --timeout' | 'context json --session' | 'context json --url' | 'context json --token' | 'context json --password' | 'context json --timeout' | 'context map --session' | 'context map --url' | 'context map --token' | 'context map --password' | 'context map --timeout' | 'compact --max-lines' | 'compact --url' | 'compact --token' | 'compact --password' | 'compact --timeout' | 'compact --base-url' | 'compact --model')
+        'sessions --active' | 'sessions --limit' | 'sessions list --active' | 'sessions list --limit' | 'sessions cleanup --active-key' | 'sessions cleanup --url' | 'sessions cleanup --port' | 'sessions cleanup --token' | 'sessions cleanup --password' | 'sessions cleanup --timeout' | 'sessions cleanup --wait' | 'sessions cleanup --limit' | 'sessions disk --top' | 'sessions recover --wait' | 'sessions compact --max-lines' | 'sessions compact --url' | 'sessions compact --token' | 'sessions compact --password' | 'sessions compact --timeout' | 'sessions compact --base-url' | 'sessions compact --model' | 'context list --session' | 'context list --url' | 'context list --token' | 'context list --password' | 'context list --timeout' | 'context detail --session' | 'context detail --url' | 'context detail --token' | 'context detail --password' | 'context detail --timeout' | 'context json --session' | 'context json --url' | 'context json --token' | 'context json --password' | 'context json --timeout' | 'context map --session' | 'context map --url' | 'context map --token' | 'context map --password' | 'context map --timeout' | 'compact --max-lines' | 'compact --url' | 'compact --token' | 'compact --password' | 'compact --timeout' | 'compact --base-url' | 'compact --model')
             COMPREPLY=() ;;
         'sessions --agent' | 'sessions list --agent' | 'sessions cleanup --agent' | 'sessions disk --agent' | 'sessions export --agent' | 'sessions verify --agent' | 'sessions repair --agent' | 'sessions recover --agent' | 'sessions compact --agent' | 'context list --agent' | 'context detail --agent' | 'context json --agent' | 'context map --agent' | 'compact --agent')
             _openclaw_agent_ids "$3" ;;

@@ -24,7 +24,7 @@ function __openclaw_value_options --argument-names path --description 'The optio
         case 'sessions list'
             printf '%s\n' --active --agent --limit --store
         case 'sessions cleanup'
-            printf '%s\n' --active-key --agent --store --url --port --token --password --timeout --wait
+            printf '%s\n' --active-key --agent --store --url --port --token --password --timeout --wait --limit
         case 'sessions disk'
             printf '%s\n' --agent --store --top
         case 'sessions export'
@@ -170,6 +170,8 @@ complete -c openclaw -n '__openclaw_at sessions cleanup' -l token -x -d 'Gateway
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l password -x -d 'Gateway password (else OPENCLAW_GATEWAY_PASSWORD)'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l timeout -x -d 'Gateway call timeout in ms (default 10000)'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l wait -x -d 'How long to wait for another maintenance run\'s store lock'
+complete -c openclaw -n '__openclaw_at sessions cleanup' -l all -d 'At a terminal, list every planned row (piped output always does)'
+complete -c openclaw -n '__openclaw_at sessions cleanup' -l limit -x -d 'At a terminal, list the first N planned rows of each action (default: 10)'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -s h -l help -d 'Show this message and exit.'
 
 # openclaw sessions disk

@@ -113,6 +113,8 @@ Examples:
       Preview all agent stores as one JSON document.
   openclaw sessions cleanup --dry-run --explain
       Why each session stays or goes, and what kept the rest.
+  openclaw sessions cleanup --dry-run --all
+      At a terminal: every planned row, not the first 10 of each action.
   openclaw sessions cleanup --enforce --store ./tmp/sessions.json
       Maintain a specific store file directly.
   openclaw sessions cleanup --enforce --all-agents --quiet
@@ -161,6 +163,10 @@ def cleanup_cmd(
     timeout: str = typer.Option(None, "--timeout", metavar="MS", help="Gateway call timeout in ms (default 10000)"),
     wait: float = typer.Option(10.0, "--wait", metavar="SECONDS", min=0,
                                help="How long to wait for another maintenance run's store lock"),
+    show_all: bool = typer.Option(False, "--all",
+                                  help="At a terminal, list every planned row (piped output always does)"),
+    limit: str = typer.Option(None, "--limit", metavar="N",
+                              help="At a terminal, list the first N planned rows of each action (default: 10)"),
 ) -> None:
     """Run session-store maintenance now.
 
@@ -172,6 +178,7 @@ def cleanup_cmd(
 
     gateway = GatewayOptions(url=url, port=parse_port(port), token=token, password=password,
                              timeout_ms=parse_timeout(timeout, "sessions cleanup"))
+    per_action = _per_action(limit, show_all)
     parent = ctx.obj or {}
     run_cleanup_command(
         active_key=active_key, agent=agent if agent is not None else parent.get("agent"),
@@ -179,7 +186,22 @@ def cleanup_cmd(
         fix_dm_scope=fix_dm_scope, fix_missing=fix_missing, allow_empty_store=allow_empty_store,
         json_out=json_out or bool(parent.get("json")),
         store=store if store is not None else parent.get("store"), quiet=quiet, gateway=gateway,
-        lock_wait_s=wait, explain=explain)
+        lock_wait_s=wait, explain=explain, per_action=per_action, show_all=show_all)
+
+
+def _per_action(limit: str | None, show_all: bool) -> int | None:
+    """`--limit N` of cleanup: a positive integer, not with `--all` (exit 2 otherwise)."""
+    from openclaw_cli.errors import UsageError
+    from openclaw_cli.listing.options import parse_strict_positive_integer
+
+    if limit is None:
+        return None
+    if show_all:
+        raise UsageError("--all and --limit cannot be used together.")
+    number = parse_strict_positive_integer(limit)
+    if number is None:
+        raise UsageError("--limit must be a positive integer, for example --limit 25.")
+    return number
 
 
 DISK_EPILOG = """\b

@@ -15,7 +15,8 @@ from openclaw_cli.maintenance.plan import CleanupOptions, Target
 
 def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_dm_scope, fix_missing,
                         json_out, store, quiet, gateway=None, lock_wait_s: float = 10.0,
-                        allow_empty_store: bool = False, explain: bool = False) -> None:
+                        allow_empty_store: bool = False, explain: bool = False,
+                        per_action: int | None = None, show_all: bool = False) -> None:
     """Choose the Gateway or the local files, then print JSON or the text report."""
     from openclaw_cli.maintenance import render
     from openclaw_cli.ui import console as output
@@ -58,13 +59,18 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
         output.print_json(outcome.json_value())
         return
     if dry_run:
+        from openclaw_cli.ui.fit import terminal_columns
+
         style = output.ansi_style if output.color_enabled(sys.stdout) else output.plain_style
+        columns = terminal_columns(sys.stdout)  # None when piped: OpenClaw's text as it is
+        screen = None if columns is None else render.Screen(
+            columns, None if show_all else (per_action or render.PER_ACTION))
         lines: list[str] = []
         for i, preview in enumerate(outcome.previews):
             if i > 0:
                 lines.append("")
             lines.extend(render.dry_run_lines(outcome.cfg, preview, outcome.now_ms,
-                                              show_agent=len(outcome.previews) > 1, style=style))
+                                              show_agent=len(outcome.previews) > 1, style=style, screen=screen))
         output.print_console_lines(lines, outcome.cfg)
         _print_warnings(outcome.previews, outcome.cfg)
         return

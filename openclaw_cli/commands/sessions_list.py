@@ -102,26 +102,34 @@ def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, sto
         output.print_json(doc)
         return
 
-    from openclaw_cli.listing.table import table_lines
+    from openclaw_cli.listing.table import fitted_table_lines, table_lines
+    from openclaw_cli.ui.fit import middle_cut, terminal_columns
 
     style = _style()
+    columns = terminal_columns(sys.stdout)  # None when piped: OpenClaw's text as it is
+
+    def info(text: str) -> str:
+        return style("info", text if columns is None else middle_cut(text, columns))
+
     if len(targets) == 1 and not all_agents:
-        lines = [style("info", f"Session store: {shown_paths[0]}")]
+        lines = [info(f"Session store: {shown_paths[0]}")]
     else:
         ids = ", ".join(t.agent_id for t in targets)
-        lines = [style("info", f"Session stores: {len(targets)} ({ids})")]
+        lines = [info(f"Session stores: {len(targets)} ({ids})")]
     if has_more and row_limit is not None:
-        lines.append(style("info", f"Sessions listed: {len(shown)} of {total} (limit {row_limit})"))
+        lines.append(info(f"Sessions listed: {len(shown)} of {total} (limit {row_limit})"))
     else:
-        lines.append(style("info", f"Sessions listed: {len(shown)}"))
+        lines.append(info(f"Sessions listed: {len(shown)}"))
     if active_minutes:
-        lines.append(style("info", f"Filtered to last {active_minutes} minute(s)"))
+        lines.append(info(f"Filtered to last {active_minutes} minute(s)"))
     if not shown:
         lines.append("No sessions found.")
     elif any_sqlite:
         lines.extend(_boxed_lines(shown, now_ms, context, aggregate, style, env))
-    else:
+    elif columns is None:
         lines.extend(table_lines(shown, now_ms, context, aggregate, style))
+    else:
+        lines.extend(fitted_table_lines(shown, now_ms, context, aggregate, style, columns))
     output.print_lines(lines)
 
 

@@ -53,16 +53,20 @@ def _pct_style(pct: float | None) -> str | None:
     return "muted"
 
 
-def tokens_cell(total: float | None, context_tokens: Any, style: Style) -> str:
-    """`Tokens (ctx %)`: `12k/200k (6%)`, or `unknown/200k (?%)` without a usable total."""
+def tokens_text(total: float | None, context_tokens: Any) -> tuple[str, str | None]:
+    """`Tokens (ctx %)`: `12k/200k (6%)`, or `unknown/200k (?%)` without a usable total; and its style."""
     ctx_label = format_k_tokens(context_tokens) if truthy(context_tokens) else "?"
     if total is None:
-        return style("muted", pad_end(f"unknown/{ctx_label} (?%)", TOKENS_PAD))
+        return f"unknown/{ctx_label} (?%)", "muted"
     pct = _pct(total, context_tokens)
     pct_text = "?" if pct is None else js_number_to_string(pct)
-    padded = pad_end(f"{format_k_tokens(total)}/{ctx_label} ({pct_text}%)", TOKENS_PAD)
-    pct_style = _pct_style(pct)
-    return style(pct_style, padded) if pct_style else padded
+    return f"{format_k_tokens(total)}/{ctx_label} ({pct_text}%)", _pct_style(pct)
+
+
+def tokens_cell(total: float | None, context_tokens: Any, style: Style) -> str:
+    text, name = tokens_text(total, context_tokens)
+    padded = pad_end(text, TOKENS_PAD)
+    return style(name, padded) if name else padded
 
 
 _KIND_STYLES = {"group": "accentBright", "global": "warn", "direct": "accent"}
@@ -91,6 +95,31 @@ def row_line(row: SessionRow, now_ms: float, context: ContextDefaults, show_agen
         style("muted", flags) if flags else "",
     ]
     return js_trim_end(" ".join(cells))
+
+
+def fitted_table_lines(rows: list[SessionRow], now_ms: float, context: ContextDefaults, show_agent: bool,
+                       style: Style, width: int) -> list[str]:
+    """The table at a terminal `width` columns wide: flags, then runtime and model cut at the end
+    before keys are cut (in the middle, both ends kept); the flags, then the runtime, then the model
+    left out when even the cut columns do not fit."""
+    from openclaw_cli.ui import fit
+
+    columns = ([fit.Column("Agent", minimum=5, shrink=3)] if show_agent else []) + [
+        fit.Column("Kind"), fit.Column("Key", fit.middle_cut, minimum=12, shrink=3), fit.Column("Age"),
+        fit.Column("Model", minimum=8, drop=3, shrink=2), fit.Column("Runtime", minimum=8, drop=2, shrink=2),
+        fit.Column("Tokens (ctx %)"), fit.Column("Flags", minimum=8, drop=1)]
+    cells: list[list[str]] = []
+    names: list[list[str | None]] = []
+    for row in rows:
+        model = row.model_ref.model
+        tokens, tokens_style = tokens_text(row.total_tokens(), context.for_row(row.entry.get("contextTokens"), model))
+        cells.append(([row.agent_id] if show_agent else []) + [
+            row.kind, row.key, display.age_text(row.updated_at, now_ms), display.model_text(model),
+            row.runtime_label, tokens, display.flags_cell(row.entry, row.policy_key)])
+        agent_style: list[str | None] = ["accentBright"] if show_agent else []
+        names.append(agent_style + [_KIND_STYLES.get(row.kind, "muted"), "accent", "muted", "info", "info",
+                                    tokens_style, "muted"])
+    return fit.fitted_lines(columns, cells, names, width, style)
 
 
 def table_lines(rows: list[SessionRow], now_ms: float, context: ContextDefaults, show_agent: bool,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from openclaw_cli.js.strings import (
     js_trim,
@@ -15,10 +17,20 @@ from openclaw_cli.js.strings import (
 from openclaw_cli.maintenance import explain
 from openclaw_cli.maintenance.plan import Preview
 from openclaw_cli.ui import cells as display
+from openclaw_cli.ui import fit
 from openclaw_cli.ui.console import Style, plain_style
 
 ACTION_PAD = 19
+PER_ACTION = 10  # rows of each action a terminal shows by default
 
+
+@dataclass(frozen=True)
+class Screen:
+    """The terminal a dry-run plan is fitted to: its width, and how many rows of each action it shows
+    (None: every row)."""
+
+    width: int
+    per_action: int | None = PER_ACTION
 
 
 ACTION_STYLES = {
@@ -33,14 +45,16 @@ ACTION_STYLES = {
 
 
 def dry_run_lines(cfg: Mapping, preview: Preview, now_ms: int, show_agent: bool,
-                  style: Style = plain_style) -> list[str]:
+                  style: Style = plain_style, screen: Screen | None = None) -> list[str]:
     """OpenClaw's dry-run report; with the plan's reasons recorded (`--explain`), a Reason column
-    and the kept-entries summary."""
+    and the kept-entries summary. On a `screen` (a terminal), the table fits its width and a long
+    plan is summarised."""
     s = preview.summary
     out: list[str] = []
     if show_agent:
         out.append(f"Agent: {s['agentId']}")
-    out.append(f"Session store: {s['storePath']}")
+    store_line = f"Session store: {s['storePath']}"
+    out.append(store_line if screen is None else fit.middle_cut(store_line, screen.width))
     out.append(f"Maintenance mode: {s['mode']}")
     out.append(f"Entries: {s['beforeCount']} -> {s['afterCount']} (remove {s['beforeCount'] - s['afterCount']})")
     out.append(f"Would repair sessionFile metadata: {s['repaired']}")
@@ -56,6 +70,9 @@ def dry_run_lines(cfg: Mapping, preview: Preview, now_ms: int, show_agent: bool,
         out.append(f"Would enforce disk budget: {disk['totalBytesBefore']} -> {disk['totalBytesAfter']} bytes "
                    f"(files {disk['removedFiles']}, entries {disk['removedEntries']})")
     rows = action_rows(preview)
+    if screen is not None:
+        out = [line for text in out for line in fit_text(text, screen.width)]
+        return out + (screen_plan_lines(cfg, preview, rows, now_ms, style, screen) if rows else [])
     if not rows:
         return out
     why = preview.why
@@ -87,6 +104,59 @@ def dry_run_lines(cfg: Mapping, preview: Preview, now_ms: int, show_agent: bool,
     if why:
         out.extend(explain.protection_lines(why.protections(k for k, _e, a in rows if a == "keep")))
     return out
+
+
+def screen_plan_lines(cfg: Mapping, preview: Preview, rows: list[tuple[str, dict, str]], now_ms: int,
+                      style: Style, screen: Screen) -> list[str]:
+    """The planned actions at a terminal: the table fitted to its width; a plan with more rows of
+    an action than the screen shows gets its counts per action first, then the first rows of each."""
+    from openclaw_cli.listing.runtime_config import runtime_view
+
+    counts = Counter(action for _k, _e, action in rows)
+    limit = screen.per_action
+    summarised = limit is not None and max(counts.values()) > limit
+    out = ["", "Planned session actions:"]
+    shown = rows
+    if summarised:
+        assert limit is not None
+        out[-1] = f"Planned session actions: {len(rows):,}"
+        width = max(len(a) for a in counts)
+        digits = max(len(f"{n:,}") for n in counts.values())
+        out += [f"  {style(ACTION_STYLES.get(a, 'error'), a.ljust(width))}  {n:>{digits},}" for a, n in counts.items()]
+        out += ["", f"The first {limit} of each action:"]
+        shown = [row for action in counts for row in [r for r in rows if r[2] == action][:limit]]
+    why = preview.why
+    runtime_cfg = runtime_view(cfg)
+    columns = [fit.Column("Action"), fit.Column("Key", fit.middle_cut, minimum=12, shrink=3), fit.Column("Age"),
+               fit.Column("Model", minimum=8, drop=3, shrink=2), fit.Column("Flags", minimum=8, drop=1)]
+    if why:
+        columns.append(fit.Column("Reason", minimum=20, drop=2))
+    cells: list[list[str]] = []
+    names: list[list[str | None]] = []
+    for key, entry, action in shown:
+        model = display.display_model(cfg, key, entry, runtime_cfg=runtime_cfg)
+        cells.append([action, key, display.age_text(entry.get("updatedAt"), now_ms), display.model_text(model),
+                      display.flags_cell(entry)] + ([why.reason(key, action)] if why else []))
+        names.append([ACTION_STYLES.get(action, "error"), "key", "muted", "info", "muted", None])
+    out += fit.fitted_lines(columns, cells, names, screen.width, style)
+    if summarised:
+        out.extend(fit_text(f"Showing {len(shown):,} of {len(rows):,} rows (--all: every row, "
+                            "--limit N: the first N of each action).", screen.width))
+    out.extend(label_summary_lines(rows, screen))
+    if why:
+        out.extend(line for text in explain.protection_lines(why.protections(k for k, _e, a in rows if a == "keep"))
+                   for line in fit_text(text, screen.width))
+    return out
+
+
+def fit_text(text: str, width: int) -> list[str]:
+    """A line of prose wrapped to `width` columns, continuation lines indented two more spaces."""
+    import textwrap
+
+    if fit.width_of(text) <= width:
+        return [text]
+    indent = " " * (len(text) - len(text.lstrip()))
+    return textwrap.wrap(text.lstrip(), width, initial_indent=indent, subsequent_indent=indent + "  ")
 
 
 def explain_json(preview: Preview, now_ms: int) -> dict:
@@ -123,7 +193,9 @@ def action_rows(preview: Preview) -> list[tuple[str, dict, str]]:
     return [(k, store[k], preview.action(k)) for k in ordered]
 
 
-def label_summary_lines(rows: list[tuple[str, dict, str]]) -> list[str]:
+def label_summary_lines(rows: list[tuple[str, dict, str]], screen: Screen | None = None) -> list[str]:
+    """"Summary by Label": kept and pruned entries per label. On a `screen`, labels are cut to its
+    width and a long list shows the labels with the most entries, as many as rows of an action."""
     by_label: dict[str, list[int]] = {}
     for _key, entry, action in rows:
         raw = entry.get("label")
@@ -133,14 +205,31 @@ def label_summary_lines(rows: list[tuple[str, dict, str]]) -> list[str]:
     if not by_label:
         return []
     labels = sorted(by_label, key=locale_sort_key)
-    width = max(utf16_len(label) for label in labels)
     out = ["", "Summary by Label:"]
-    for label in labels:
-        kept, pruned = by_label[label]
-        out.append(f"{pad_end(label, width)}  {kept} kept, {pruned} pruned")
+    if screen is None:
+        width = max(utf16_len(label) for label in labels)
+        out += [f"{pad_end(label, width)}  {by_label[label][0]} kept, {by_label[label][1]} pruned" for label in labels]
+    else:
+        out += _screen_label_lines(labels, by_label, screen)
     total_kept = sum(c[0] for c in by_label.values())
     total_pruned = sum(c[1] for c in by_label.values())
     out.append(f"Total: {total_kept} kept, {total_pruned} pruned")
+    return out
+
+
+def _screen_label_lines(labels: list[str], by_label: dict[str, list[int]], screen: Screen) -> list[str]:
+    shown = labels
+    limit = screen.per_action
+    if limit is not None and len(labels) > limit:
+        most = set(sorted(labels, key=lambda label: -sum(by_label[label]))[:limit])
+        shown = [label for label in labels if label in most]
+    tails = {label: f"  {by_label[label][0]} kept, {by_label[label][1]} pruned" for label in shown}
+    width = min(max(fit.width_of(label) for label in shown),
+                max(8, screen.width - max(len(t) for t in tails.values())))
+    out = [fit.pad(fit.end_cut(label, width), width) + tails[label] for label in shown]
+    if len(shown) < len(labels):
+        out += fit_text(f"(the {len(shown)} labels with the most entries of {len(labels):,}; "
+                        "--all shows every label)", screen.width)
     return out
 
 

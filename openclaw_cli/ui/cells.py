@@ -43,13 +43,21 @@ def key_cell(key: str) -> str:
     return pad_end(label, KEY_PAD)
 
 
+def age_text(updated_at: float | None, now_ms: float) -> str:
+    """`12m ago`, `3d ago`, or `unknown` without an update time."""
+    return format_time_ago(now_ms - updated_at) if updated_at else "unknown"
+
+
 def age_cell(updated_at: float | None, now_ms: float) -> str:
-    text = format_time_ago(now_ms - updated_at) if updated_at else "unknown"
-    return pad_end(text, AGE_PAD)
+    return pad_end(age_text(updated_at, now_ms), AGE_PAD)
+
+
+def model_text(model: str | None) -> str:
+    return model if model is not None else "unknown"
 
 
 def model_cell(model: str | None) -> str:
-    return pad_end(model if model is not None else "unknown", MODEL_PAD)
+    return pad_end(model_text(model), MODEL_PAD)
 
 
 _FLAG_FIELDS = (
