@@ -236,3 +236,21 @@ def test_a_large_wal_is_a_warning_with_a_fix_hint_and_is_left_as_it_was(tmp_path
     assert ours(findings, MIGRATION) == []
     assert "write-ahead log" in human(home)
     assert folder_digest(state) == before
+
+
+@pytest.mark.reference
+def test_a_newer_schema_is_a_lint_finding_where_2026_9_6_only_prints_a_warning_box(tmp_path):
+    from helpers.refbin import SQLITE_ERA_VERSION, run_reference
+
+    home = tmp_path / "home"
+    state = copy_real_96(home)
+    write_db(agent_db(state, "work"), "PRAGMA user_version = 99")
+    theirs = run_reference(["doctor", "--lint", "--json", "--severity-min", "info"], home,
+                           version=SQLITE_ERA_VERSION)
+    box, _, doc = theirs.stdout.partition('{"schemaVersion"')
+    assert "uses newer schema version 99; this build supports 23." in " ".join(
+        line.strip("│ ") for line in box.splitlines())
+    assert not any(str(agent_db(state, "work")) == f.get("path") for f in json.loads('{"schemaVersion"' + doc)["findings"])
+    _, findings = lint(home)
+    [found] = ours(findings, DB_CHECK)
+    assert found["path"] == str(agent_db(state, "work")) and "(schema 99); this tool reads up to 23." in found["message"]
