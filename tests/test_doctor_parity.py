@@ -7,6 +7,7 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -81,6 +82,25 @@ def store_over_budget(home: Path) -> None:
     with_cfg(session={"maintenance": {"maxEntries": 0}})(home)
 
 
+def damaged_database(home: Path) -> None:
+    """A second agent whose database is not a database at all."""
+    healthy(home)
+    db = state(home) / "agents" / "work" / "agent" / "openclaw-agent.sqlite"
+    db.parent.mkdir(parents=True)
+    db.write_bytes(b"not a database" * 300)
+
+
+def half_migrated(home: Path) -> None:
+    """The real 2026.9.6 agent database beside a file-era store it never imported: the main
+    transcript is only in its file, and the store's main key names another session."""
+    from helpers.sqlite_state import REAL_96_STATE
+
+    healthy(home)
+    db = state(home) / "agents" / "main" / "agent" / "openclaw-agent.sqlite"
+    db.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(REAL_96_STATE / "agents" / "main" / "agent" / "openclaw-agent.sqlite", db)
+
+
 def legacy_dirs(home: Path) -> None:
     healthy(home)
     (state(home) / "sessions").mkdir()
@@ -125,6 +145,8 @@ PER_CHECK = {
     "core/doctor/session-locks": stale_lock,
     "core/doctor/session-transcripts": branch_transcript,
     "core/doctor/session-store": store_over_budget,
+    "core/doctor/session-sqlite": damaged_database,
+    "core/doctor/session-sqlite-migration": half_migrated,
     "core/doctor/security": with_cfg(gateway={"mode": "local", "auth": {"mode": "token", "token": TOKEN}}),
     "core/doctor/bootstrap-size": big_bootstrap,
     "core/doctor/gateway-health": healthy,

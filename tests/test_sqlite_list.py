@@ -185,7 +185,7 @@ def test_text_listing_matches_openclaw_2026_9_6(tmp_path, argv):
     assert ours.stderr == ""
 
 
-def test_doctor_says_it_does_not_check_a_sqlite_agent_and_touches_nothing(state_home):
+def test_doctor_says_a_sqlite_agent_is_checked_as_a_database_and_touches_nothing(state_home):
     state = state_home / ".openclaw"
     assert run(["sessions", "--all-agents"], home=state_home).returncode == 0
     before = folder_digest(state)
@@ -194,7 +194,7 @@ def test_doctor_says_it_does_not_check_a_sqlite_agent_and_touches_nothing(state_
     assert [(f["severity"], f["path"]) for f in found] == [("info", str(agent_db(state, a))) for a in ("main", "work")]
     assert found[0]["message"].startswith("Agent main keeps its sessions in SQLite (OpenClaw 2026.8+)")
     human = run(["doctor", "--non-interactive"], home=state_home)
-    assert "doctor does not check that database yet" in human.stdout
+    assert "doctor checks that database as OpenClaw's database, not as sessions.json" in human.stdout
     assert "Entries: 0" not in human.stdout + human.stderr and "sessions cleanup" not in human.stdout
     assert folder_digest(state) == before
 

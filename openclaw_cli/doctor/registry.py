@@ -19,6 +19,8 @@ CHECKS: tuple[tuple[str, str], ...] = (
     ("session_locks", "SessionLocksCheck"),
     ("session_transcripts", "SessionTranscriptsCheck"),
     ("session_store", "SessionStoreCheck"),
+    ("session_sqlite", "SessionSqliteCheck"),
+    ("session_sqlite_migration", "SessionSqliteMigrationCheck"),
     ("security", "SecurityCheck"),
     ("bootstrap_size", "BootstrapSizeCheck"),
     ("gateway_health", "GatewayHealthCheck"),

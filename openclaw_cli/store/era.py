@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,14 +109,16 @@ def has_session_tables(path: str) -> bool:
         conn.close()
 
 
-def detect(cfg: Mapping[str, Any] | None, target: Target, env: Mapping[str, str] | None = None) -> AgentStore:
+def detect(cfg: Mapping[str, Any] | None, target: Target, env: Mapping[str, str] | None = None,
+           has_tables: Callable[[str], bool] = has_session_tables) -> AgentStore:
     """The one answer to "which store does this agent have?". A store path inside
-    `agents/<id>/` names agent `<id>` (as OpenClaw maps an explicit `--store`)."""
+    `agents/<id>/` names agent `<id>` (as OpenClaw maps an explicit `--store`). `has_tables` asks
+    the database (doctor passes one that leaves even `-shm` untouched)."""
     agent_dir = _path_agent_dir(target.store_path)
     if agent_dir is not None:
         target = Target(normalize_agent_id(os.path.basename(agent_dir)), target.store_path)
     db = agent_db_path(cfg, target, env)
-    in_db = has_session_tables(db)
+    in_db = has_tables(db)
     in_files = os.path.lexists(target.store_path)
     era = BOTH if in_db and in_files else SQLITE if in_db else FILES if in_files else NONE
     return AgentStore(target.agent_id, era, target.store_path, db)

@@ -39,3 +39,31 @@ def write_db(path: Path, *statements: str) -> None:
             conn.execute(sql)
     finally:
         conn.close()
+
+
+REAL_71_STATE = Path(__file__).resolve().parents[1] / "data" / "real-2026.7.1" / "state"
+
+
+def migrate_real_71(home: Path) -> Path:
+    """`<home>/.openclaw`: a copy of the real 2026.7.1 state imported by the real 2026.9.6
+    (`openclaw doctor --session-sqlite import --session-sqlite-all-agents`): the sessions in the
+    new agent database, the originals moved into `session-sqlite-import-archive/`. Returns the state."""
+    import json
+
+    from helpers.refbin import SQLITE_ERA_VERSION, run_reference
+
+    state = home / ".openclaw"
+    shutil.copytree(REAL_71_STATE, state)
+    for path in [state, *state.rglob("*")]:
+        path.chmod(path.stat().st_mode | stat.S_IWUSR)
+    result = run_reference(["doctor", "--session-sqlite", "import", "--session-sqlite-all-agents", "--json"],
+                           home, version=SQLITE_ERA_VERSION)
+    if result.returncode != 0 and "no-replace move is unavailable" in result.stdout + result.stderr:
+        # The fixture's way past fs-safe's missing no-replace rename: without the workspace state
+        # file, no startup migration needs it.
+        (state / "workspace" / "openclaw-workspace-state.json").unlink(missing_ok=True)
+        result = run_reference(["doctor", "--session-sqlite", "import", "--session-sqlite-all-agents", "--json"],
+                               home, version=SQLITE_ERA_VERSION)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert json.loads(result.stdout)["totals"]["importedTranscriptEvents"] > 0
+    return state

@@ -63,16 +63,18 @@ def _targets(ctx: DoctorContext):
 
 
 def _sqlite_finding(ctx: DoctorContext, target) -> Finding | None:
-    """An agent whose sessions are in its SQLite database (OpenClaw 2026.8+): said, not checked."""
+    """An agent whose sessions are in its SQLite database (OpenClaw 2026.8+): said here, checked by
+    core/doctor/session-sqlite and core/doctor/session-sqlite-migration."""
     from openclaw_cli.store import era
+    from openclaw_cli.store.sqlite.inspect import has_session_tables_untouched
 
-    found = era.detect(ctx.cfg, target, ctx.env)
+    found = era.detect(ctx.cfg, target, ctx.env, has_tables=has_session_tables_untouched)
     if not found.in_sqlite:
         return None
     also = f" (a sessions.json is left beside it: {found.sessions_json})" if found.era == era.BOTH else ""
     return Finding(CHECK_ID, "info",
-                   f"Agent {found.agent_id} keeps its sessions in SQLite (OpenClaw 2026.8+){also}; doctor does "
-                   "not check that database yet.", found.sqlite_path,
+                   f"Agent {found.agent_id} keeps its sessions in SQLite (OpenClaw 2026.8+){also}; doctor checks "
+                   "that database as OpenClaw's database, not as sessions.json.", found.sqlite_path,
                    "Run `openclaw sessions --agent " + found.agent_id + "` to list them.")
 
 

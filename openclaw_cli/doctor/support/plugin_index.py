@@ -58,18 +58,17 @@ def _scan_path(path: str, out: set[str]) -> None:
 
 
 def _index_ids(state_dir: str, out: set[str]) -> None:
-    import sqlite3
+    import apsw
+
+    from openclaw_cli.store.sqlite.inspect import open_untouched
 
     db = os.path.join(state_dir, "state", "openclaw.sqlite")
     if not os.path.isfile(db):
         return
     try:
-        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=0.5)
-        try:
-            rows = conn.execute("SELECT plugins_json, install_records_json FROM installed_plugin_index").fetchall()
-        finally:
-            conn.close()
-    except sqlite3.Error:
+        with open_untouched(db) as conn:  # leaves -wal/-shm as they are
+            rows = list(conn.execute("SELECT plugins_json, install_records_json FROM installed_plugin_index"))
+    except (apsw.Error, OSError):
         return
     for plugins_json, records_json in rows:
         try:
