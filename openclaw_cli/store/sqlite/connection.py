@@ -39,11 +39,15 @@ def ro_uri(path: str) -> str:
     immutable: reading then creates no `-wal`/`-shm` and leaves the `-shm` a Gateway left as it was.
     With WAL content the WAL is read (never ignored), which SQLite does through the `-shm`."""
     uri = "file:" + quote(os.path.abspath(path), safe="/") + "?mode=ro"
+    return uri + "&immutable=1" if wal_bytes(path) == 0 else uri
+
+
+def wal_bytes(path: str) -> int:
+    """The size of the database's `-wal` (0 when there is none)."""
     try:
-        wal_bytes = os.stat(path + "-wal").st_size
+        return os.stat(path + "-wal").st_size
     except OSError:
-        wal_bytes = 0
-    return uri + "&immutable=1" if wal_bytes == 0 else uri
+        return 0
 
 
 def _connect(path: str) -> Any:

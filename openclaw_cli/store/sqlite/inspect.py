@@ -11,7 +11,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from openclaw_cli.store.sqlite.connection import BUSY_TIMEOUT_MS, SUPPORTED_AGENT_SCHEMA, AgentDb, ro_uri
+from openclaw_cli.store.sqlite.connection import (
+    BUSY_TIMEOUT_MS,
+    SUPPORTED_AGENT_SCHEMA,
+    AgentDb,
+    ro_uri,
+    wal_bytes,
+)
 
 SUPPORTED_GLOBAL_SCHEMA = 18  # the newest shared-state schema this tool knows (OpenClaw 2026.9.6)
 QUICK_CHECK_ROWS = 20  # how many problems quick_check lists before it stops
@@ -37,13 +43,6 @@ class DbProbe:
         return SUPPORTED_AGENT_SCHEMA if self.role == "agent" else SUPPORTED_GLOBAL_SCHEMA
 
 
-def wal_bytes(path: str) -> int:
-    try:
-        return os.stat(path + "-wal").st_size
-    except OSError:
-        return 0
-
-
 def _reason(exc: BaseException) -> str:
     text = str(exc)
     return text.split(": ", 1)[1] if text.startswith(type(exc).__name__ + ": ") else text
@@ -67,7 +66,7 @@ def open_untouched(path: str) -> Iterator[Any]:
             shutil.copyfile(path + "-wal", target + "-wal")
             conn = apsw.Connection(ro_uri(target), flags=flags)
         else:
-            conn = apsw.Connection(ro_uri(path) + "&immutable=1", flags=flags)
+            conn = apsw.Connection(ro_uri(path), flags=flags)  # immutable: the WAL is empty
         try:
             conn.set_busy_timeout(BUSY_TIMEOUT_MS)
             yield conn
