@@ -4,115 +4,136 @@
 #      or: source <(openclaw completion bash)
 
 # _openclaw_spec PATH: the sub-commands, options, value-taking options and
-# number of positional arguments of `openclaw PATH`.
+# number of positional arguments of `openclaw PATH`, and what completes the first.
 _openclaw_spec() {
     case "$1" in
         '')
             _oc_cmds='sessions context compact doctor completion'
             _oc_opts='--profile --dev --no-color --log-level -V --version -h --help'
             _oc_vals='--profile --log-level'
-            _oc_args=0 ;;
+            _oc_args=0
+            _oc_akind='' ;;
         'sessions')
             _oc_cmds='list cleanup disk export verify repair recover compact'
             _oc_opts='--active --agent --all-agents --json --limit --store --verbose -h --help'
             _oc_vals='--active --agent --limit --store'
-            _oc_args=0 ;;
+            _oc_args=0
+            _oc_akind='' ;;
         'sessions list')
             _oc_cmds=''
             _oc_opts='--active --agent --all-agents --json --limit --store --verbose -h --help'
             _oc_vals='--active --agent --limit --store'
-            _oc_args=0 ;;
+            _oc_args=0
+            _oc_akind='' ;;
         'sessions cleanup')
             _oc_cmds=''
             _oc_opts='--active-key --agent --all-agents --dry-run --enforce --fix-dm-scope --fix-missing --allow-empty-store --json --explain --store -q --quiet --url --port --token --password --timeout --wait --all --limit -h --help'
             _oc_vals='--active-key --agent --store --url --port --token --password --timeout --wait --limit'
-            _oc_args=0 ;;
+            _oc_args=0
+            _oc_akind='' ;;
         'sessions disk')
             _oc_cmds=''
             _oc_opts='--agent --all-agents --json --store --top -h --help'
             _oc_vals='--agent --store --top'
-            _oc_args=0 ;;
+            _oc_args=0
+            _oc_akind='' ;;
         'sessions export')
             _oc_cmds=''
             _oc_opts='--all --agent --output --force --json -h --help'
             _oc_vals='--agent --output'
-            _oc_args=1 ;;
+            _oc_args=1
+            _oc_akind='_openclaw_session_keys' ;;
         'sessions verify')
             _oc_cmds=''
             _oc_opts='--agent --all-agents --orphans --json -h --help'
             _oc_vals='--agent'
-            _oc_args=1 ;;
+            _oc_args=1
+            _oc_akind='_openclaw_session_keys' ;;
         'sessions repair')
             _oc_cmds=''
             _oc_opts='--agent --dry-run --json -h --help'
             _oc_vals='--agent'
-            _oc_args=1 ;;
+            _oc_args=1
+            _oc_akind='_openclaw_session_keys' ;;
         'sessions recover')
             _oc_cmds=''
             _oc_opts='--agent --all-agents --dry-run --json --wait -h --help'
             _oc_vals='--agent --wait'
-            _oc_args=0 ;;
+            _oc_args=0
+            _oc_akind='' ;;
         'sessions compact')
             _oc_cmds=''
             _oc_opts='--agent --max-lines --json --url --token --password --timeout --dry-run --offline --summarizer --base-url --model --api-key-env --summary-file -h --help'
             _oc_vals='--agent --max-lines --url --token --password --timeout --summarizer --base-url --model --api-key-env --summary-file'
-            _oc_args=1 ;;
+            _oc_args=1
+            _oc_akind='_openclaw_session_keys' ;;
         'context')
             _oc_cmds='list detail json map'
             _oc_opts='-h --help'
             _oc_vals=''
-            _oc_args=0 ;;
+            _oc_args=0
+            _oc_akind='' ;;
         'context list')
             _oc_cmds=''
             _oc_opts='--session --agent --tokenizer --offline --plain --url --token --password --timeout -h --help'
             _oc_vals='--session --agent --tokenizer --url --token --password --timeout'
-            _oc_args=0 ;;
+            _oc_args=0
+            _oc_akind='' ;;
         'context detail')
             _oc_cmds=''
             _oc_opts='--session --agent --tokenizer --offline --plain --url --token --password --timeout -h --help'
             _oc_vals='--session --agent --tokenizer --url --token --password --timeout'
-            _oc_args=0 ;;
+            _oc_args=0
+            _oc_akind='' ;;
         'context json')
             _oc_cmds=''
             _oc_opts='--session --agent --offline --url --token --password --timeout -h --help'
             _oc_vals='--session --agent --url --token --password --timeout'
-            _oc_args=0 ;;
+            _oc_args=0
+            _oc_akind='' ;;
         'context map')
             _oc_cmds=''
             _oc_opts='--session --agent -o --output --offline --url --token --password --timeout -h --help'
             _oc_vals='--session --agent -o --output --url --token --password --timeout'
-            _oc_args=0 ;;
+            _oc_args=0
+            _oc_akind='' ;;
         'compact')
             _oc_cmds=''
             _oc_opts='--agent --max-lines --json --url --token --password --timeout --dry-run --offline --summarizer --base-url --model --api-key-env --summary-file -h --help'
             _oc_vals='--agent --max-lines --url --token --password --timeout --summarizer --base-url --model --api-key-env --summary-file'
-            _oc_args=1 ;;
+            _oc_args=1
+            _oc_akind='_openclaw_session_keys' ;;
         'doctor')
             _oc_cmds=''
             _oc_opts='--no-workspace-suggestions --yes --repair --fix --force --non-interactive --generate-gateway-token --deep --lint --json --severity-min --only --skip --all -h --help'
             _oc_vals='--severity-min --only --skip'
-            _oc_args=0 ;;
+            _oc_args=0
+            _oc_akind='' ;;
         'completion')
             _oc_cmds='bash zsh fish'
             _oc_opts='-h --help'
             _oc_vals=''
-            _oc_args=0 ;;
+            _oc_args=0
+            _oc_akind='' ;;
         'completion bash')
             _oc_cmds=''
             _oc_opts='-h --help'
             _oc_vals=''
-            _oc_args=0 ;;
+            _oc_args=0
+            _oc_akind='' ;;
         'completion zsh')
             _oc_cmds=''
             _oc_opts='-h --help'
             _oc_vals=''
-            _oc_args=0 ;;
+            _oc_args=0
+            _oc_akind='' ;;
         'completion fish')
             _oc_cmds=''
             _oc_opts='-h --help'
             _oc_vals=''
-            _oc_args=0 ;;
-        *) _oc_cmds='' _oc_opts='' _oc_vals='' _oc_args=0 ;;
+            _oc_args=0
+            _oc_akind='' ;;
+        *) _oc_cmds='' _oc_opts='' _oc_vals='' _oc_args=0 _oc_akind='' ;;
     esac
 }
 
@@ -307,12 +328,14 @@ _openclaw_values() {
             _openclaw_profiles "$3" ;;
         ' --log-level')
             COMPREPLY=($(compgen -W 'error warn info debug' -- "$3")) ;;
-        'sessions --active' | 'sessions --limit' | 'sessions list --active' | 'sessions list --limit' | 'sessions cleanup --active-key' | 'sessions cleanup --url' | 'sessions cleanup --port' | 'sessions cleanup --token' | 'sessions cleanup --password' | 'sessions cleanup --timeout' | 'sessions cleanup --wait' | 'sessions cleanup --limit' | 'sessions disk --top' | 'sessions recover --wait' | 'sessions compact --max-lines' | 'sessions compact --url' | 'sessions compact --token' | 'sessions compact --password' | 'sessions compact --timeout' | 'sessions compact --base-url' | 'sessions compact --model' | 'context list --session' | 'context list --url' | 'context list --token' | 'context list --password' | 'context list --timeout' | 'context detail --session' | 'context detail --url' | 'context detail --token' | 'context detail --password' | 'context detail --timeout' | 'context json --session' | 'context json --url' | 'context json --token' | 'context json --password' | 'context json --timeout' | 'context map --session' | 'context map --url' | 'context map --token' | 'context map --password' | 'context map --timeout' | 'compact --max-lines' | 'compact --url' | 'compact --token' | 'compact --password' | 'compact --timeout' | 'compact --base-url' | 'compact --model')
+        'sessions --active' | 'sessions --limit' | 'sessions list --active' | 'sessions list --limit' | 'sessions cleanup --url' | 'sessions cleanup --port' | 'sessions cleanup --token' | 'sessions cleanup --password' | 'sessions cleanup --timeout' | 'sessions cleanup --wait' | 'sessions cleanup --limit' | 'sessions disk --top' | 'sessions recover --wait' | 'sessions compact --max-lines' | 'sessions compact --url' | 'sessions compact --token' | 'sessions compact --password' | 'sessions compact --timeout' | 'sessions compact --base-url' | 'sessions compact --model' | 'context list --url' | 'context list --token' | 'context list --password' | 'context list --timeout' | 'context detail --url' | 'context detail --token' | 'context detail --password' | 'context detail --timeout' | 'context json --url' | 'context json --token' | 'context json --password' | 'context json --timeout' | 'context map --url' | 'context map --token' | 'context map --password' | 'context map --timeout' | 'compact --max-lines' | 'compact --url' | 'compact --token' | 'compact --password' | 'compact --timeout' | 'compact --base-url' | 'compact --model')
             COMPREPLY=() ;;
         'sessions --agent' | 'sessions list --agent' | 'sessions cleanup --agent' | 'sessions disk --agent' | 'sessions export --agent' | 'sessions verify --agent' | 'sessions repair --agent' | 'sessions recover --agent' | 'sessions compact --agent' | 'context list --agent' | 'context detail --agent' | 'context json --agent' | 'context map --agent' | 'compact --agent')
             _openclaw_agent_ids "$3" ;;
         'sessions --store' | 'sessions list --store' | 'sessions cleanup --store' | 'sessions disk --store' | 'sessions export --output' | 'sessions compact --summary-file' | 'context map -o' | 'context map --output' | 'compact --summary-file')
             _openclaw_files "$3" ;;
+        'sessions cleanup --active-key' | 'context list --session' | 'context detail --session' | 'context json --session' | 'context map --session')
+            _openclaw_session_keys "$3" ;;
         'sessions compact --summarizer' | 'compact --summarizer')
             COMPREPLY=($(compgen -W 'extractive openai' -- "$3")) ;;
         'sessions compact --api-key-env' | 'compact --api-key-env')
@@ -322,7 +345,7 @@ _openclaw_values() {
         'doctor --severity-min')
             COMPREPLY=($(compgen -W 'info warning error' -- "$3")) ;;
         'doctor --only' | 'doctor --skip')
-            COMPREPLY=($(compgen -W 'core/doctor/legacy-config core/doctor/plugin-slots core/doctor/gateway-config core/doctor/gateway-auth core/doctor/command-owner core/doctor/legacy-state core/doctor/disk-space core/doctor/state-integrity core/doctor/session-locks core/doctor/session-transcripts core/doctor/session-store core/doctor/security core/doctor/bootstrap-size core/doctor/gateway-health core/doctor/workspace-suggestions core/doctor/final-config-validation' -- "$3")) ;;
+            COMPREPLY=($(compgen -W 'core/doctor/legacy-config core/doctor/plugin-slots core/doctor/gateway-config core/doctor/gateway-auth core/doctor/command-owner core/doctor/legacy-state core/doctor/disk-space core/doctor/state-integrity core/doctor/session-locks core/doctor/session-transcripts core/doctor/session-store core/doctor/session-sqlite core/doctor/session-sqlite-migration core/doctor/security core/doctor/bootstrap-size core/doctor/gateway-health core/doctor/workspace-suggestions core/doctor/final-config-validation' -- "$3")) ;;
     esac
 }
 
@@ -338,6 +361,32 @@ _openclaw_agent_ids() {
     local ids
     ids=$("${COMP_WORDS[0]}" ${_oc_profile[@]+"${_oc_profile[@]}"} completion agent-ids 2>/dev/null)
     COMPREPLY=($(compgen -W "$ids" -- "$1"))
+}
+
+# _openclaw_session_keys CUR: the session keys of the store (the line's --agent, --profile/--dev).
+# bash splits a word at ':', so the whole key before the cursor is matched, and the part up to
+# its last ':' (already on the line) is left out of the replies.
+_openclaw_session_keys() {
+    local line=${COMP_LINE:0:COMP_POINT} word keys i
+    local -a agent=()
+    word=${line##*[[:space:]]}
+    [[ $word == --*=* ]] && word=${word#*=}
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case ${COMP_WORDS[i]} in
+            --agent=*) agent=("${COMP_WORDS[i]}") ;;
+            --agent)
+                ((i++))
+                [[ ${COMP_WORDS[i]-} == = ]] && ((i++))
+                agent=(--agent "${COMP_WORDS[i]-}") ;;
+        esac
+    done
+    keys=$("${COMP_WORDS[0]}" ${_oc_profile[@]+"${_oc_profile[@]}"} completion session-keys ${agent[@]+"${agent[@]}"} 2>/dev/null)
+    local IFS=$'\n'
+    COMPREPLY=($(compgen -W "$keys" -- "$word"))
+    if [[ $COMP_WORDBREAKS == *:* && $word == *:* ]]; then
+        local done_part=${word%"${word##*:}"}
+        COMPREPLY=("${COMPREPLY[@]#"$done_part"}")
+    fi
 }
 
 # _openclaw_profiles CUR: profile names, from the ~/.openclaw-NAME folders.
@@ -378,7 +427,7 @@ _openclaw_add_descriptions() {
 _openclaw() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     local path="" word i nargs=0 joined=0 option="" prefix="" candidates
-    local _oc_cmds _oc_opts _oc_vals _oc_args _oc_desc
+    local _oc_cmds _oc_opts _oc_vals _oc_args _oc_akind _oc_desc first
     local -a _oc_profile=()
     COMPREPLY=()
     _openclaw_spec ""
@@ -410,6 +459,20 @@ _openclaw() {
         fi
     done
 
+    # a word bash split at ':' (a session key): complete it whole, as the value it is
+    first=$COMP_CWORD
+    while ((first > 1)) && [[ ${COMP_WORDS[first]} == : || ${COMP_WORDS[first-1]} == : ]]; do ((first--)); done
+    if ((first < COMP_CWORD)); then
+        option=${COMP_WORDS[first-1]}
+        [[ $option == = ]] && option=${COMP_WORDS[first-2]}
+        if [[ $option == -* && " $_oc_vals " == *" $option "* ]]; then
+            _openclaw_values "$path" "$option" "$cur"
+        elif ((nargs - 1 < _oc_args)) && [[ -n $_oc_akind ]]; then
+            "$_oc_akind" "$cur"
+        fi
+        return 0
+    fi
+
     # an option's value: "--opt VALUE", or "--opt=VALUE" split at "=" by bash or not
     if [[ $cur == = ]]; then
         option=$prev cur=""
@@ -438,6 +501,7 @@ _openclaw() {
     elif [[ -n $_oc_cmds ]]; then
         candidates=$_oc_cmds
     elif ((nargs < _oc_args)); then
+        [[ -z $_oc_akind ]] || "$_oc_akind" "$cur"
         return 0
     else
         candidates=$_oc_opts

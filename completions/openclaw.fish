@@ -100,6 +100,27 @@ function __openclaw_agent_ids --description 'The configured agent ids'
     $tokens[1] $profile completion agent-ids 2>/dev/null
 end
 
+function __openclaw_session_keys --description 'The session keys of the store'
+    set -l tokens (commandline -opc)
+    set -l profile
+    set -l agent
+    for i in (seq 2 (count $tokens))
+        switch $tokens[$i]
+            case --dev
+                set profile --dev
+            case '--profile=*'
+                set profile $tokens[$i]
+            case --profile
+                set profile --profile $tokens[(math $i + 1)]
+            case '--agent=*'
+                set agent $tokens[$i]
+            case --agent
+                set agent --agent $tokens[(math $i + 1)]
+        end
+    end
+    $tokens[1] $profile completion session-keys $agent 2>/dev/null
+end
+
 function __openclaw_profiles --description 'Profile names, from the ~/.openclaw-NAME folders'
     set -l home $HOME
     set -q OPENCLAW_HOME; and set home $OPENCLAW_HOME
@@ -152,7 +173,7 @@ complete -c openclaw -n '__openclaw_at sessions list' -l verbose -d 'Accepted fo
 complete -c openclaw -n '__openclaw_at sessions list' -s h -l help -d 'Show this message and exit.'
 
 # openclaw sessions cleanup
-complete -c openclaw -n '__openclaw_at sessions cleanup' -l active-key -x -d 'Protect this session key from budget-eviction'
+complete -c openclaw -n '__openclaw_at sessions cleanup' -l active-key -x -a '(__openclaw_session_keys)' -d 'Protect this session key from budget-eviction'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id to maintain (default: configured default agent)'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l all-agents -d 'Run maintenance across all configured agents'
 complete -c openclaw -n '__openclaw_at sessions cleanup' -l dry-run -d 'Preview maintenance actions without writing'
@@ -189,6 +210,7 @@ complete -c openclaw -n '__openclaw_at sessions export' -l output -r -F -d 'Fold
 complete -c openclaw -n '__openclaw_at sessions export' -l force -d 'Replace files that exist'
 complete -c openclaw -n '__openclaw_at sessions export' -l json -d 'Output as JSON'
 complete -c openclaw -n '__openclaw_at sessions export' -s h -l help -d 'Show this message and exit.'
+complete -c openclaw -n '__openclaw_at sessions export' -a '(__openclaw_session_keys)' -d 'KEY'
 
 # openclaw sessions verify
 complete -c openclaw -n '__openclaw_at sessions verify' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id to check (default: configured default agent)'
@@ -196,12 +218,14 @@ complete -c openclaw -n '__openclaw_at sessions verify' -l all-agents -d 'Every 
 complete -c openclaw -n '__openclaw_at sessions verify' -l orphans -d 'Also check transcripts no entry references, and name their likely key'
 complete -c openclaw -n '__openclaw_at sessions verify' -l json -d 'Output as JSON'
 complete -c openclaw -n '__openclaw_at sessions verify' -s h -l help -d 'Show this message and exit.'
+complete -c openclaw -n '__openclaw_at sessions verify' -a '(__openclaw_session_keys)' -d 'KEY'
 
 # openclaw sessions repair
 complete -c openclaw -n '__openclaw_at sessions repair' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id the session belongs to'
 complete -c openclaw -n '__openclaw_at sessions repair' -l dry-run -d 'Print the diff of entries; change nothing'
 complete -c openclaw -n '__openclaw_at sessions repair' -l json -d 'Output as JSON'
 complete -c openclaw -n '__openclaw_at sessions repair' -s h -l help -d 'Show this message and exit.'
+complete -c openclaw -n '__openclaw_at sessions repair' -a '(__openclaw_session_keys)' -d 'KEY'
 
 # openclaw sessions recover
 complete -c openclaw -n '__openclaw_at sessions recover' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id to recover (default: configured default agent)'
@@ -227,6 +251,7 @@ complete -c openclaw -n '__openclaw_at sessions compact' -l model -x -d 'Model f
 complete -c openclaw -n '__openclaw_at sessions compact' -l api-key-env -x -a '(set --names --export)' -d 'Environment variable holding the API key for --summarizer openai'
 complete -c openclaw -n '__openclaw_at sessions compact' -l summary-file -r -F -d 'Use this summary (a file, or "-" for standard input); offline'
 complete -c openclaw -n '__openclaw_at sessions compact' -s h -l help -d 'Show this message and exit.'
+complete -c openclaw -n '__openclaw_at sessions compact' -a '(__openclaw_session_keys)' -d 'KEY'
 
 # openclaw context
 complete -c openclaw -n '__openclaw_at context' -a list -d 'Short breakdown: workspace files, skills, tools, session tokens.'
@@ -236,7 +261,7 @@ complete -c openclaw -n '__openclaw_at context' -a map -d 'A treemap of what fil
 complete -c openclaw -n '__openclaw_at context' -s h -l help -d 'Show this message and exit.'
 
 # openclaw context list
-complete -c openclaw -n '__openclaw_at context list' -l session -x -d 'Session key (default: the agent\'s main session, agent:<id>:main)'
+complete -c openclaw -n '__openclaw_at context list' -l session -x -a '(__openclaw_session_keys)' -d 'Session key (default: the agent\'s main session, agent:<id>:main)'
 complete -c openclaw -n '__openclaw_at context list' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id (default: the configured default agent)'
 complete -c openclaw -n '__openclaw_at context list' -l tokenizer -x -a 'o200k_base cl100k_base estimate' -d 'o200k_base or cl100k_base: exact token counts beside the chars/4 estimates (offline); estimate: only the estimates'
 complete -c openclaw -n '__openclaw_at context list' -l offline -d 'Never ask a running Gateway; read everything from disk'
@@ -248,7 +273,7 @@ complete -c openclaw -n '__openclaw_at context list' -l timeout -x -d 'Gateway t
 complete -c openclaw -n '__openclaw_at context list' -s h -l help -d 'Show this message and exit.'
 
 # openclaw context detail
-complete -c openclaw -n '__openclaw_at context detail' -l session -x -d 'Session key (default: the agent\'s main session, agent:<id>:main)'
+complete -c openclaw -n '__openclaw_at context detail' -l session -x -a '(__openclaw_session_keys)' -d 'Session key (default: the agent\'s main session, agent:<id>:main)'
 complete -c openclaw -n '__openclaw_at context detail' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id (default: the configured default agent)'
 complete -c openclaw -n '__openclaw_at context detail' -l tokenizer -x -a 'o200k_base cl100k_base estimate' -d 'o200k_base or cl100k_base: exact token counts beside the chars/4 estimates (offline); estimate: only the estimates'
 complete -c openclaw -n '__openclaw_at context detail' -l offline -d 'Never ask a running Gateway; read everything from disk'
@@ -260,7 +285,7 @@ complete -c openclaw -n '__openclaw_at context detail' -l timeout -x -d 'Gateway
 complete -c openclaw -n '__openclaw_at context detail' -s h -l help -d 'Show this message and exit.'
 
 # openclaw context json
-complete -c openclaw -n '__openclaw_at context json' -l session -x -d 'Session key (default: the agent\'s main session, agent:<id>:main)'
+complete -c openclaw -n '__openclaw_at context json' -l session -x -a '(__openclaw_session_keys)' -d 'Session key (default: the agent\'s main session, agent:<id>:main)'
 complete -c openclaw -n '__openclaw_at context json' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id (default: the configured default agent)'
 complete -c openclaw -n '__openclaw_at context json' -l offline -d 'Never ask a running Gateway; read everything from disk'
 complete -c openclaw -n '__openclaw_at context json' -l url -x -d 'Gateway WebSocket URL (default: from config/env)'
@@ -270,7 +295,7 @@ complete -c openclaw -n '__openclaw_at context json' -l timeout -x -d 'Gateway t
 complete -c openclaw -n '__openclaw_at context json' -s h -l help -d 'Show this message and exit.'
 
 # openclaw context map
-complete -c openclaw -n '__openclaw_at context map' -l session -x -d 'Session key (default: the agent\'s main session, agent:<id>:main)'
+complete -c openclaw -n '__openclaw_at context map' -l session -x -a '(__openclaw_session_keys)' -d 'Session key (default: the agent\'s main session, agent:<id>:main)'
 complete -c openclaw -n '__openclaw_at context map' -l agent -x -a '(__openclaw_agent_ids)' -d 'Agent id (default: the configured default agent)'
 complete -c openclaw -n '__openclaw_at context map' -s o -l output -r -F -d 'Write a treemap image: .png (1280x860) or .svg; without it, draw at the terminal'
 complete -c openclaw -n '__openclaw_at context map' -l offline -d 'Never ask a running Gateway; read everything from disk'
@@ -296,6 +321,7 @@ complete -c openclaw -n '__openclaw_at compact' -l model -x -d 'Model for --summ
 complete -c openclaw -n '__openclaw_at compact' -l api-key-env -x -a '(set --names --export)' -d 'Environment variable holding the API key for --summarizer openai'
 complete -c openclaw -n '__openclaw_at compact' -l summary-file -r -F -d 'Use this summary (a file, or "-" for standard input); offline'
 complete -c openclaw -n '__openclaw_at compact' -s h -l help -d 'Show this message and exit.'
+complete -c openclaw -n '__openclaw_at compact' -a '(__openclaw_session_keys)' -d 'KEY'
 
 # openclaw doctor
 complete -c openclaw -n '__openclaw_at doctor' -l no-workspace-suggestions -d 'Disable workspace memory system suggestions'
@@ -309,8 +335,8 @@ complete -c openclaw -n '__openclaw_at doctor' -l deep -d 'Slower, wider checks:
 complete -c openclaw -n '__openclaw_at doctor' -l lint -d 'Run read-only health checks and report findings'
 complete -c openclaw -n '__openclaw_at doctor' -l json -d 'With --lint: output one JSON document'
 complete -c openclaw -n '__openclaw_at doctor' -l severity-min -x -a 'info warning error' -d 'With --lint: minimum severity to report (info, warning, error)'
-complete -c openclaw -n '__openclaw_at doctor' -l only -x -a 'core/doctor/legacy-config core/doctor/plugin-slots core/doctor/gateway-config core/doctor/gateway-auth core/doctor/command-owner core/doctor/legacy-state core/doctor/disk-space core/doctor/state-integrity core/doctor/session-locks core/doctor/session-transcripts core/doctor/session-store core/doctor/security core/doctor/bootstrap-size core/doctor/gateway-health core/doctor/workspace-suggestions core/doctor/final-config-validation' -d 'With --lint: run only this check id (repeatable)'
-complete -c openclaw -n '__openclaw_at doctor' -l skip -x -a 'core/doctor/legacy-config core/doctor/plugin-slots core/doctor/gateway-config core/doctor/gateway-auth core/doctor/command-owner core/doctor/legacy-state core/doctor/disk-space core/doctor/state-integrity core/doctor/session-locks core/doctor/session-transcripts core/doctor/session-store core/doctor/security core/doctor/bootstrap-size core/doctor/gateway-health core/doctor/workspace-suggestions core/doctor/final-config-validation' -d 'With --lint: skip this check id (repeatable)'
+complete -c openclaw -n '__openclaw_at doctor' -l only -x -a 'core/doctor/legacy-config core/doctor/plugin-slots core/doctor/gateway-config core/doctor/gateway-auth core/doctor/command-owner core/doctor/legacy-state core/doctor/disk-space core/doctor/state-integrity core/doctor/session-locks core/doctor/session-transcripts core/doctor/session-store core/doctor/session-sqlite core/doctor/session-sqlite-migration core/doctor/security core/doctor/bootstrap-size core/doctor/gateway-health core/doctor/workspace-suggestions core/doctor/final-config-validation' -d 'With --lint: run only this check id (repeatable)'
+complete -c openclaw -n '__openclaw_at doctor' -l skip -x -a 'core/doctor/legacy-config core/doctor/plugin-slots core/doctor/gateway-config core/doctor/gateway-auth core/doctor/command-owner core/doctor/legacy-state core/doctor/disk-space core/doctor/state-integrity core/doctor/session-locks core/doctor/session-transcripts core/doctor/session-store core/doctor/session-sqlite core/doctor/session-sqlite-migration core/doctor/security core/doctor/bootstrap-size core/doctor/gateway-health core/doctor/workspace-suggestions core/doctor/final-config-validation' -d 'With --lint: skip this check id (repeatable)'
 complete -c openclaw -n '__openclaw_at doctor' -l all -d 'With --lint: run all checks, including opt-in ones'
 complete -c openclaw -n '__openclaw_at doctor' -s h -l help -d 'Show this message and exit.'
 

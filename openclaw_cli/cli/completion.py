@@ -79,3 +79,19 @@ def agent_ids_cmd() -> None:
     except Exception:
         return
     sys.stdout.write("".join(f"{agent_id}\n" for agent_id in ids))
+
+
+@app.command("session-keys", hidden=True)
+def session_keys_cmd(
+    agent: str | None = typer.Option(None, "--agent", help="The agent whose keys to print (default: the default agent)."),
+) -> None:
+    """Print the agent's session keys, one a line (for completing KEY, --session and --active-key);
+    read from its store without a Gateway; nothing on any error."""
+    try:
+        from openclaw_cli.config.load import load_config
+        from openclaw_cli.store.session_keys import session_keys
+
+        keys = session_keys(load_config(strict=False).data, agent)
+    except Exception:
+        return
+    sys.stdout.write("".join(f"{key}\n" for key in keys if "\n" not in key))

@@ -8,6 +8,7 @@ from openclaw_cli.cli.docsgen.model import PROG, Command, ValueHint
 _VALUE_ACTIONS = {
     "file": "_openclaw_files",
     "agent": "_openclaw_agent_ids",
+    "session-key": "_openclaw_session_keys",
     "profile": "_openclaw_profiles",
     "envvar": "_openclaw_envvars",
 }
@@ -25,6 +26,32 @@ _openclaw_agent_ids() {
     local ids
     ids=$("${COMP_WORDS[0]}" ${_oc_profile[@]+"${_oc_profile[@]}"} completion agent-ids 2>/dev/null)
     COMPREPLY=($(compgen -W "$ids" -- "$1"))
+}
+
+# _openclaw_session_keys CUR: the session keys of the store (the line's --agent, --profile/--dev).
+# bash splits a word at ':', so the whole key before the cursor is matched, and the part up to
+# its last ':' (already on the line) is left out of the replies.
+_openclaw_session_keys() {
+    local line=${COMP_LINE:0:COMP_POINT} word keys i
+    local -a agent=()
+    word=${line##*[[:space:]]}
+    [[ $word == --*=* ]] && word=${word#*=}
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case ${COMP_WORDS[i]} in
+            --agent=*) agent=("${COMP_WORDS[i]}") ;;
+            --agent)
+                ((i++))
+                [[ ${COMP_WORDS[i]-} == = ]] && ((i++))
+                agent=(--agent "${COMP_WORDS[i]-}") ;;
+        esac
+    done
+    keys=$("${COMP_WORDS[0]}" ${_oc_profile[@]+"${_oc_profile[@]}"} completion session-keys ${agent[@]+"${agent[@]}"} 2>/dev/null)
+    local IFS=$'\n'
+    COMPREPLY=($(compgen -W "$keys" -- "$word"))
+    if [[ $COMP_WORDBREAKS == *:* && $word == *:* ]]; then
+        local done_part=${word%"${word##*:}"}
+        COMPREPLY=("${COMPREPLY[@]#"$done_part"}")
+    fi
 }
 
 # _openclaw_profiles CUR: profile names, from the ~/.openclaw-NAME folders.
@@ -65,7 +92,7 @@ _openclaw_add_descriptions() {
 _openclaw() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     local path="" word i nargs=0 joined=0 option="" prefix="" candidates
-    local _oc_cmds _oc_opts _oc_vals _oc_args _oc_desc
+    local _oc_cmds _oc_opts _oc_vals _oc_args _oc_akind _oc_desc first
     local -a _oc_profile=()
     COMPREPLY=()
     _openclaw_spec ""
@@ -97,6 +124,20 @@ _openclaw() {
         fi
     done
 
+    # a word bash split at ':' (a session key): complete it whole, as the value it is
+    first=$COMP_CWORD
+    while ((first > 1)) && [[ ${COMP_WORDS[first]} == : || ${COMP_WORDS[first-1]} == : ]]; do ((first--)); done
+    if ((first < COMP_CWORD)); then
+        option=${COMP_WORDS[first-1]}
+        [[ $option == = ]] && option=${COMP_WORDS[first-2]}
+        if [[ $option == -* && " $_oc_vals " == *" $option "* ]]; then
+            _openclaw_values "$path" "$option" "$cur"
+        elif ((nargs - 1 < _oc_args)) && [[ -n $_oc_akind ]]; then
+            "$_oc_akind" "$cur"
+        fi
+        return 0
+    fi
+
     # an option's value: "--opt VALUE", or "--opt=VALUE" split at "=" by bash or not
     if [[ $cur == = ]]; then
         option=$prev cur=""
@@ -125,6 +166,7 @@ _openclaw() {
     elif [[ -n $_oc_cmds ]]; then
         candidates=$_oc_cmds
     elif ((nargs < _oc_args)); then
+        [[ -z $_oc_akind ]] || "$_oc_akind" "$cur"
         return 0
     else
         candidates=$_oc_opts
@@ -144,16 +186,23 @@ def _words(items: list[str]) -> str:
 
 def _spec(cli: Command) -> list[str]:
     lines = ["# _openclaw_spec PATH: the sub-commands, options, value-taking options and",
-             "# number of positional arguments of `openclaw PATH`.",
+             "# number of positional arguments of `openclaw PATH`, and what completes the first.",
              "_openclaw_spec() {", '    case "$1" in']
     for command in cli.walk():
         lines.append(f"        {single_quote(path_key(command))})")
         lines.append(f"            _oc_cmds={_words([c.name for c in command.subcommands])}")
         lines.append(f"            _oc_opts={_words([n for o in command.options for n in o.names])}")
         lines.append(f"            _oc_vals={_words([n for o in value_options(command) for n in o.names])}")
-        lines.append(f"            _oc_args={len(command.arguments)} ;;")
-    lines += ["        *) _oc_cmds='' _oc_opts='' _oc_vals='' _oc_args=0 ;;", "    esac", "}"]
+        lines.append(f"            _oc_args={len(command.arguments)}")
+        lines.append(f"            _oc_akind={single_quote(_argument_action(command))} ;;")
+    lines += ["        *) _oc_cmds='' _oc_opts='' _oc_vals='' _oc_args=0 _oc_akind='' ;;", "    esac", "}"]
     return lines
+
+
+def _argument_action(command: Command) -> str:
+    """The function that completes the command's first positional argument, or ''."""
+    hint = command.arguments[0].values if command.arguments else None
+    return _VALUE_ACTIONS[hint.kind] if hint is not None and hint.kind in _VALUE_ACTIONS else ""
 
 
 def _describe(cli: Command) -> list[str]:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from openclaw_cli.cli.docsgen.common import GENERATED, one_line, path_key, value_options
-from openclaw_cli.cli.docsgen.model import PROG, Command, Option
+from openclaw_cli.cli.docsgen.model import PROG, Argument, Command, Option
 
 _ARGUMENTS = {
     "agent": "(__openclaw_agent_ids)",
+    "session-key": "(__openclaw_session_keys)",
     "profile": "(__openclaw_profiles)",
     "envvar": "(set --names --export)",
 }
@@ -60,6 +61,27 @@ function __openclaw_agent_ids --description 'The configured agent ids'
     $tokens[1] $profile completion agent-ids 2>/dev/null
 end
 
+function __openclaw_session_keys --description 'The session keys of the store'
+    set -l tokens (commandline -opc)
+    set -l profile
+    set -l agent
+    for i in (seq 2 (count $tokens))
+        switch $tokens[$i]
+            case --dev
+                set profile --dev
+            case '--profile=*'
+                set profile $tokens[$i]
+            case --profile
+                set profile --profile $tokens[(math $i + 1)]
+            case '--agent=*'
+                set agent $tokens[$i]
+            case --agent
+                set agent --agent $tokens[(math $i + 1)]
+        end
+    end
+    $tokens[1] $profile completion session-keys $agent 2>/dev/null
+end
+
 function __openclaw_profiles --description 'Profile names, from the ~/.openclaw-NAME folders'
     set -l home $HOME
     set -q OPENCLAW_HOME; and set home $OPENCLAW_HOME
@@ -104,6 +126,14 @@ def _option_line(command: Command, option: Option) -> str:
     return " ".join(parts)
 
 
+def _argument_line(command: Command, argument: Argument) -> str:
+    """The completion of a positional argument (a session KEY) where no sub-command is typed yet."""
+    hint = argument.values
+    assert hint is not None
+    condition = _quote(f"__openclaw_at {path_key(command)}".rstrip())
+    return f"complete -c {PROG} -n {condition} -a {_quote(_ARGUMENTS[hint.kind])} -d {_quote(argument.metavar)}"
+
+
 def render(cli: Command, version: str) -> str:
     commands = list(cli.walk())
     lines = [f"# fish completion for {PROG} (openclaw_cli {version})", f"# {GENERATED}",
@@ -121,4 +151,6 @@ def render(cli: Command, version: str) -> str:
             condition = _quote(f"__openclaw_at {path_key(command)}".rstrip())
             lines.append(f"complete -c {PROG} -n {condition} -a {sub.name} -d {_quote(one_line(sub.summary))}")
         lines += [_option_line(command, option) for option in command.options]
+        lines += [_argument_line(command, argument) for argument in command.arguments[:1]
+                  if argument.values is not None and argument.values.kind in _ARGUMENTS]
     return "\n".join(lines) + "\n"

@@ -14,7 +14,7 @@ PROG = "openclaw"
 class ValueHint:
     """How a shell completes an option's value: a fixed list, files, or a dynamic source."""
 
-    kind: str  # "choices", "file", "agent", "profile" or "envvar"
+    kind: str  # "choices", "file", "agent", "session-key", "profile" or "envvar"
     choices: tuple[str, ...] = ()
 
 
@@ -52,6 +52,7 @@ class Argument:
     metavar: str
     help: str
     required: bool = True
+    values: ValueHint | None = None
 
 
 @dataclass(frozen=True)
@@ -140,8 +141,11 @@ def _option(param: Any) -> Option:
 
 
 def _argument(param: Any) -> Argument:
+    from openclaw_cli.cli.docsgen.values import argument_hint
+
     return Argument(name=param.name, metavar=param.metavar or param.name.upper(),
-                    help=_clean(getattr(param, "help", "")), required=bool(param.required))
+                    help=_clean(getattr(param, "help", "")), required=bool(param.required),
+                    values=argument_hint(param.name))
 
 
 def _command(cmd: Any, name: str, path: tuple[str, ...], parent: Any) -> Command:

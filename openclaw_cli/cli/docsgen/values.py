@@ -1,4 +1,4 @@
-"""What an option's value completes to: choices from the code that validates them, files, agent ids."""
+"""What an option's value or an argument completes to: choices from the code that validates them, files, agent ids, session keys."""
 
 from __future__ import annotations
 
@@ -39,12 +39,14 @@ def _fixed(kind: str, *choices: str) -> Callable[[], ValueHint]:
 
 # Options whose values are plain strings checked in code: where their values come from.
 BY_OPTION: dict[str, Callable[[], ValueHint]] = {
+    "--active-key": _fixed("session-key"),
     "--agent": _fixed("agent"),
     "--api-key-env": _fixed("envvar"),
     "--log-level": _fixed("choices", *LOG_LEVELS),
     "--only": _check_ids,
     "--output": _fixed("file"),
     "--profile": _fixed("profile"),
+    "--session": _fixed("session-key"),
     "--severity-min": _severities,
     "--skip": _check_ids,
     "--store": _fixed("file"),
@@ -52,6 +54,17 @@ BY_OPTION: dict[str, Callable[[], ValueHint]] = {
     "--summary-file": _fixed("file"),
     "--tokenizer": _tokenizers,
 }
+
+
+# Positional arguments (by parameter name) whose values come from the store.
+BY_ARGUMENT: dict[str, Callable[[], ValueHint]] = {
+    "key": _fixed("session-key"),
+}
+
+
+def argument_hint(name: str) -> ValueHint | None:
+    """What a positional argument completes to (a session KEY: the keys of the store), if anything."""
+    return BY_ARGUMENT[name]() if name in BY_ARGUMENT else None
 
 
 def hint_for(option: Option, descriptor: Any | None) -> ValueHint | None:

@@ -8,6 +8,7 @@ from openclaw_cli.cli.docsgen.model import PROG, Command, Option, ValueHint
 _ACTIONS = {
     "file": "_files",
     "agent": "_openclaw_agent_ids",
+    "session-key": "_openclaw_session_keys",
     "profile": "_openclaw_profiles",
     "envvar": '_parameters -g "*export*"',
 }
@@ -17,6 +18,19 @@ _openclaw_agent_ids() {
   local -a ids
   ids=(${(f)"$(${~_openclaw_prog} $_openclaw_profile completion agent-ids 2>/dev/null)"})
   _wanted agent-ids expl 'agent id' compadd -a ids
+}
+
+_openclaw_session_keys() {
+  local -a keys agent
+  local i
+  for (( i = 2; i < CURRENT; i++ )); do
+    case $words[i] in
+      --agent) agent=(--agent $words[i+1]) ;;
+      --agent=*) agent=($words[i]) ;;
+    esac
+  done
+  keys=(${(f)"$(${~_openclaw_prog} $_openclaw_profile completion session-keys $agent 2>/dev/null)"})
+  _wanted session-keys expl 'session key' compadd -a keys
 }
 
 _openclaw_profiles() {
@@ -87,7 +101,8 @@ def _function(command: Command) -> list[str]:
     specs = [_option_spec(o) for o in command.options]
     for index, arg in enumerate(command.arguments, 1):
         message = _message(f"{arg.metavar}: {one_line(arg.help)}" if arg.help else arg.metavar)
-        specs.append(single_quote(f"{index if arg.required else ':'}:{message}: "))
+        action = _action(arg.values)
+        specs.append(single_quote(f"{index if arg.required else ':'}:{message}:{action}"))
     lines = [f"# {command.command_line}", f"{name}() {{"]
     if command.subcommands:
         lines += ["  local curcontext=$curcontext state state_descr line ret=1", "  typeset -A opt_args"]
