@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Install the programs the completion and man page tests run (zsh, fish, groff) from Debian
-# packages when they are absent. Idempotent and silent when everything is there.
+# Install the programs the completion and man page tests run (zsh, fish, groff), and libfaketime
+# (the README samples of a state whose clock is fixed), from Debian packages when they are absent. Idempotent and silent when everything is there.
 set -euo pipefail
 packages=()
 command -v zsh >/dev/null 2>&1 || packages+=(zsh)
 command -v fish >/dev/null 2>&1 || packages+=(fish)
 command -v groff >/dev/null 2>&1 || command -v man >/dev/null 2>&1 || packages+=(groff-base)
+compgen -G '/usr/lib/*/faketime/libfaketime.so.1' >/dev/null || packages+=(libfaketime)
 [ "${#packages[@]}" -eq 0 ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "test tools: ${packages[*]} missing and no apt-get here: install them, or their tests fail" >&2

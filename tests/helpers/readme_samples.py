@@ -11,6 +11,7 @@ is left as it is (it needs a running Gateway, or is a made-up illustration).
 
 from __future__ import annotations
 
+import glob
 import json
 import re
 import secrets
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from helpers import clock, health
+from helpers.cleanup import DAY_MS, write_store
 from helpers.cli import run, run_in_pty
 from helpers.refbin import run_ours
 from helpers.sqlite_state import copy_real_96
@@ -32,7 +34,7 @@ FENCE = "```console"
 STAMP = re.compile(r"\.(bak|rejected)\.\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z")
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 FIXED_STAMP = "2026-12-02T06-00-00.000Z"
-FAKETIME_LIB = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
+FAKETIME_GLOB = "/usr/lib/*/faketime/libfaketime.so.1"
 
 
 @dataclass
@@ -126,6 +128,15 @@ def _damaged(home: Path) -> None:
     health.write_trajectory(folder, health.SID, "agent:main:telegram:direct:4711")
 
 
+def _generated_20000(home: Path) -> None:
+    """20,000 entries `agent:main:explicit:job-NNNNN` (label `batch N`), the first written an hour
+    ago: a third 40 days older (stale), a third 20 days older, the rest over the cap of 500."""
+    now = clock.now_ms() - 3_600_000
+    write_store(home, {f"agent:main:explicit:job-{i:05d}": {
+        "sessionId": f"s{i}", "updatedAt": now - (i % 3) * 20 * DAY_MS - i, "label": f"batch {i}"}
+        for i in range(20_000)})
+
+
 def _sqlite(home: Path) -> None:
     """The real 2026.9.6 state (its `main` and `work` agents keep their sessions in SQLite); its
     databases cannot be moved in time, so a sample of it that shows ages sets `clock=`."""
@@ -136,6 +147,7 @@ STATES: dict[str, Callable[[Path], object]] = {
     "corpus-2026.7.1": _corpus,
     "corpus-2026.7.1-stale": _stale,
     "corpus-2026.7.1-damaged": _damaged,
+    "generated-20000": _generated_20000,
     "real-2026.9.6": _sqlite,
 }
 
@@ -165,7 +177,11 @@ def _scratch_home() -> Path:
 
 def _faketime(moment: str) -> dict[str, str]:
     """libfaketime's settings for a child process whose clock starts at `moment` (UTC)."""
-    return {"FAKETIME": f"@{moment.replace('T', ' ')}", "LD_PRELOAD": FAKETIME_LIB, "TZ": "UTC"}
+    found = sorted(glob.glob(FAKETIME_GLOB))
+    if not found:
+        raise RuntimeError("libfaketime is not installed: run scripts/test, which installs it "
+                           "(apt-get install libfaketime)")
+    return {"FAKETIME": f"@{moment.replace('T', ' ')}", "LD_PRELOAD": found[0], "TZ": "UTC"}
 
 
 def _shown(output: str, head: int | None) -> list[str]:
