@@ -1,12 +1,13 @@
 """README.md's console samples: each marked block re-run on a state built from the fixture corpus and compared.
 
-A sample is a ```console block preceded by `<!-- sample: state=NAME [pty=COLUMNS] [head=N] -->`.
-Its `$ openclaw ...` lines are run in order on one fresh copy of the state; the block is the
-command lines each followed by its output (stdout, then stderr), with only what must vary
+A sample is a ```console block preceded by `<!-- sample: state=NAME [pty=COLUMNS] [head=N]
+[clock=ISO-TIME] -->`. Its `$ openclaw ...` lines are run in order on one fresh copy of the state;
+the block is the command lines each followed by its output (stdout, then stderr), with only what must vary
 normalised: the scratch home is `/home/me` (a scratch path of the same length, so a view cut to
 the window is cut alike), a timestamp in a backup name is fixed, colour codes are dropped. `head=N` keeps
 the first N lines of each output, then `…`. A block marked `<!-- sample: unchecked (REASON) -->`
-is left as it is (it needs a running Gateway, or is a made-up illustration).
+is left as it is (it needs a running Gateway). A ```json block marked `<!-- sample: state=NAME
+command="openclaw ..." -->` is that one command's output alone.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from helpers.sqlite_state import copy_real_96
 README = Path(__file__).resolve().parents[2] / "README.md"
 SHOWN_HOME = "/home/me"
 MARKER = re.compile(r"^<!-- sample: (?P<spec>.*?) -->$")
-FENCE = "```console"
+FENCES = ("```console", "```json")
 STAMP = re.compile(r"\.(bak|rejected)\.\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z")
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 FIXED_STAMP = "2026-12-02T06-00-00.000Z"
@@ -45,10 +46,11 @@ class Sample:
     end: int  # index of the closing fence
     options: dict[str, str]
     text: str
+    console: bool = True
 
     @property
     def name(self) -> str:
-        first = next((line for line in self.text.splitlines() if line.startswith("$ ")), "?")
+        first = next(iter(self.commands()), "$ ?")
         return f"{self.options.get('state', 'unchecked')}: {first[2:]}"
 
     @property
@@ -56,32 +58,35 @@ class Sample:
         return "state" in self.options
 
     def commands(self) -> list[str]:
-        """The `$ openclaw ...` lines, as written."""
+        """The `$ openclaw ...` lines, as written (a JSON sample's one `command=`)."""
+        if "command" in self.options:
+            return [f"$ {self.options['command']}"]
         return [line for line in self.text.splitlines() if line.startswith("$ openclaw ")]
 
 
 def samples(readme: str) -> list[Sample]:
-    """Every ```console block of the README, with the options of the marker before it (if any)."""
+    """Every ```console and ```json block of the README, with the options of the marker before it (if any)."""
     lines = readme.split("\n")
     found = []
     for index, line in enumerate(lines):
-        if line != FENCE:
+        if line not in FENCES:
             continue
         end = lines.index("```", index + 1)
         marker = MARKER.match(lines[index - 1]) if index else None
         options = _options(marker.group("spec")) if marker else {}
-        found.append(Sample(index + 1, end, options, "\n".join(lines[index + 1:end])))
+        found.append(Sample(index + 1, end, options, "\n".join(lines[index + 1:end]), line == FENCES[0]))
     return found
 
 
 def _options(spec: str) -> dict[str, str]:
     if spec.startswith("unchecked"):
         return {"unchecked": spec}
-    return dict(part.split("=", 1) for part in spec.split())
+    return dict(part.split("=", 1) for part in shlex.split(spec))
 
 
 def unmarked(readme: str) -> list[Sample]:
-    return [sample for sample in samples(readme) if not sample.options]
+    """The console blocks with no marker (a JSON block may be an illustration of a shape)."""
+    return [sample for sample in samples(readme) if sample.console and not sample.options]
 
 
 # --- states ---------------------------------------------------------------------------------
@@ -211,7 +216,8 @@ def render(sample: Sample) -> str:
         shown: list[str] = []
         for command in sample.commands():
             args = [arg.replace(SHOWN_HOME, str(home)) for arg in shlex.split(command)[2:]]
-            shown += [command, *_shown(normalise(_output(args, home, sample.options), home), head)]
+            output = _shown(normalise(_output(args, home, sample.options), home), head)
+            shown += [command, *output] if sample.console else output
         return "\n".join(shown)
     finally:
         shutil.rmtree(home, ignore_errors=True)
