@@ -93,8 +93,12 @@ def unmarked(readme: str) -> list[Sample]:
 
 
 def _corpus(home: Path) -> Path:
-    """The real 2026.7.1 corpus, its store moved so that the newest entry was written 3 hours ago."""
+    """The real 2026.7.1 corpus, its store moved so that the newest entry was written 3 hours ago,
+    the state folder and config private (as `openclaw doctor --fix` leaves them, whatever the
+    checkout's modes)."""
     folder = health.corpus_home(home)
+    (home / ".openclaw").chmod(0o700)
+    (home / ".openclaw" / "openclaw.json").chmod(0o600)
     _edit_store(folder, lambda store: _shift_all(store, clock.now_ms() - 3 * 3_600_000 - clock.recorded_at(store)))
     return folder
 
@@ -115,6 +119,13 @@ def _stale(home: Path) -> None:
     """The corpus with fixture-b last used 41 days ago (past the default pruneAfter of 30 days)."""
     folder = _corpus(home)
     _edit_store(folder, lambda store: clock.shift_entry(store["agent:main:fixture-b"], -41 * 86_400_000))
+
+
+def _legacy(home: Path) -> None:
+    """The corpus with a key OpenClaw no longer reads, `session.maintenance.rotateBytes`."""
+    _corpus(home)
+    config = home / ".openclaw" / "openclaw.json"
+    config.write_text(config.read_text().replace("  agents: {", '  session: { maintenance: { rotateBytes: "10mb" } },\n  agents: {', 1))
 
 
 def _damaged(home: Path) -> None:
@@ -152,6 +163,7 @@ STATES: dict[str, Callable[[Path], object]] = {
     "corpus-2026.7.1": _corpus,
     "corpus-2026.7.1-stale": _stale,
     "corpus-2026.7.1-damaged": _damaged,
+    "corpus-2026.7.1-legacy": _legacy,
     "generated-20000": _generated_20000,
     "real-2026.9.6": _sqlite,
 }
