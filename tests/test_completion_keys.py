@@ -148,32 +148,45 @@ def test_bash_completes_key_options_and_honours_agent(sqlite_home, tmp_path):
         "basalt-notes"]
 
 
-def zsh_session_keys(home: Path, bindir: Path, words: list[str]) -> list[str]:
-    """What the zsh script's key completer offers for the words of a command line (the last one
-    being completed), with compadd replaced by a printer."""
+def zsh_complete(home: Path, bindir: Path, line: str) -> list[str]:
+    """The matches an interactive zsh (in a pseudo-terminal, with compinit and the script loaded)
+    adds when Tab is pressed after `line`: compadd is wrapped to record what it adds."""
+    out = home / "zsh-matches.txt"
+    out.unlink(missing_ok=True)
+    setup = f"PS1=''; autoload -Uz compinit && compinit -u -D -d {shlex.quote(str(home / 'zcompdump'))}; " \
+            f"source {shlex.quote(str(ZSH))}"
+    recorder = ('compadd() { local -a __m; builtin compadd -O __m "$@"; '
+                f'print -rl -- $__m >> {shlex.quote(str(out))}; builtin compadd "$@" }}')
     script = "\n".join([
-        f"source {shlex.quote(str(ZSH))} 2>/dev/null",
-        "_wanted() { shift 3; \"$@\" }",
-        "compadd() { print -l -- ${(P)${@[-1]}} }",
-        f"words=({' '.join(shlex.quote(w) for w in words)})",
-        f"CURRENT={len(words)}",
-        "_openclaw_prog=openclaw _openclaw_profile=()",
-        "_openclaw_session_keys",
+        "zmodload zsh/zpty",
+        "zpty z zsh -f -i",
+        f"zpty -w z {shlex.quote(setup)}",
+        f"zpty -w z {shlex.quote(recorder)}",
+        "zpty -w z 'print READY'",
+        "zpty -r z line '*READY*'",
+        f"zpty -n -w z {shlex.quote(line)}$'\\t'",
+        f"for i in {{1..150}}; do [[ -s {shlex.quote(str(out))} ]] && break; sleep 0.2; done",
+        "sleep 0.5",
+        "zpty -d z",
     ])
-    proc = subprocess.run(["zsh", "-f", "-c", script], capture_output=True, text=True, timeout=60,
-                          env={"HOME": str(home), "PATH": f"{bindir}:/usr/bin:/bin", "LANG": "C.UTF-8"})
+    proc = subprocess.run(["zsh", "-f", "-c", script], capture_output=True, text=True, timeout=90,
+                          env={"HOME": str(home), "PATH": f"{bindir}:/usr/bin:/bin", "LANG": "C.UTF-8",
+                               "TERM": "dumb"})
     assert proc.returncode == 0, proc.stderr
-    return proc.stdout.splitlines()
+    return out.read_text().splitlines() if out.exists() else []
 
 
-def test_zsh_offers_the_store_s_keys_for_the_line_s_agent(sqlite_home, tmp_path):
+def test_zsh_completes_keys_from_the_store_for_the_line_s_agent(corpus, sqlite_home, tmp_path):
     bindir = _launcher(tmp_path)
-    assert "agent:main:main" in zsh_session_keys(sqlite_home, bindir, ["compact", ""])
-    assert zsh_session_keys(sqlite_home, bindir, ["export", "--agent", "work", ""]) == WORK_KEYS
-    assert zsh_session_keys(sqlite_home, bindir, ["list", "--agent=work", "--session", ""]) == WORK_KEYS
-    zsh = ZSH.read_text()
-    assert "'1:KEY\\: Session key:_openclaw_session_keys'" in zsh
-    assert "'--session=[Session key (default: the agent'\\''s main session, agent:<id>:main)]:KEY:_openclaw_session_keys'" in zsh
+    assert zsh_complete(corpus, bindir, "openclaw compact agent:main:fix") == ["agent:main:fixture-a",
+                                                                             "agent:main:fixture-b"]
+    assert zsh_complete(corpus, bindir, "openclaw sessions cleanup --active-key agent:main:m") == ["agent:main:main"]
+    # an option of the sub-command before the key (`sessions` has a --json of its own)
+    assert zsh_complete(corpus, bindir, "openclaw sessions repair --json agent:main:ma") == ["agent:main:main"]
+    assert zsh_complete(sqlite_home, bindir, "openclaw sessions export --agent work agent:work:r") == [
+        "agent:work:raven-lumen"]
+    assert zsh_complete(sqlite_home, bindir, "openclaw context list --agent=work --session agent:work:b") == [
+        "agent:work:basalt-notes"]
 
 
 def fish_complete(home: Path, bindir: Path, line: str) -> list[str]:

@@ -102,12 +102,13 @@ def _function(command: Command) -> list[str]:
     for index, arg in enumerate(command.arguments, 1):
         message = _message(f"{arg.metavar}: {one_line(arg.help)}" if arg.help else arg.metavar)
         action = _action(arg.values)
-        specs.append(single_quote(f"{index if arg.required else ':'}:{message}:{action}"))
+        specs.append(single_quote(f"{index}:{':' if not arg.required else ''}{message}:{action}"))
     lines = [f"# {command.command_line}", f"{name}() {{"]
     if command.subcommands:
         lines += ["  local curcontext=$curcontext state state_descr line ret=1", "  typeset -A opt_args"]
         specs += [single_quote(": :->command"), single_quote("*:: :->args")]
-    lines.append("  _arguments -s -S" + (" -C" if command.subcommands else "") + " \\")
+    # a group's own options end at its sub-command: they belong to the sub-command after it
+    lines.append("  _arguments -s -S" + (" -C -A '-*'" if command.subcommands else "") + " \\")
     last = f"    {specs[-1]}" + (" && ret=0" if command.subcommands else "")
     lines += [f"    {spec} \\" for spec in specs[:-1]] + [last]
     if command.subcommands:
