@@ -33,6 +33,7 @@ SHOWN_HOME = "/home/me"
 MARKER = re.compile(r"^<!-- sample: (?P<spec>.*?) -->$")
 FENCES = ("```console", "```json")
 STAMP = re.compile(r"\.(bak|rejected)\.\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z")
+NO_GATEWAY = {"OPENCLAW_GATEWAY_PORT": "1"}
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 FIXED_STAMP = "2026-12-02T06-00-00.000Z"
 FAKETIME_GLOB = "/usr/lib/*/faketime/libfaketime.so.1"
@@ -210,12 +211,13 @@ def _shown(output: str, head: int | None) -> list[str]:
 
 def _output(args: list[str], home: Path, options: dict[str, str]) -> str:
     """What one run prints: at a pseudo-terminal of `pty` columns, or piped (in this process, or in
-    a child whose clock is `clock` when the sample fixes one); stdout, then stderr."""
-    clock_env = _faketime(options["clock"]) if "clock" in options else {}
+    a child whose clock is `clock` when the sample fixes one); stdout, then stderr. No Gateway is
+    reached (a port nothing listens on), whatever runs on this machine."""
+    env = {**NO_GATEWAY, **(_faketime(options["clock"]) if "clock" in options else {})}
     if "pty" in options:
         return run_in_pty(args, home, env={"COLUMNS": options["pty"], "TERM": "xterm", "NO_COLOR": "1",
-                                           "LANG": "C.UTF-8", "TZ": "UTC", **clock_env})
-    result = run_ours(args, home, env=clock_env) if clock_env else run(args, home=home)
+                                           "LANG": "C.UTF-8", "TZ": "UTC", **env})
+    result = run_ours(args, home, env=env) if "clock" in options else run(args, home=home, env=env)
     return result.stdout + result.stderr
 
 
