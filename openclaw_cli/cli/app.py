@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.stdout.flush()
     except CliError as err:
         _discard_unwritable_stdout()
-        sys.stderr.write(console.for_stderr(err.message.rstrip("\n")) + "\n")
+        console.error_line(err.message.rstrip("\n"))
         if err.hint:
             console.hint(err.hint)
         sys.exit(err.exit_code)

@@ -47,8 +47,12 @@ def hint(message: str) -> None:
 
 
 def error_line(text: str) -> None:
-    """An error line on standard error, red at a terminal, lone surrogates as U+FFFD."""
+    """An error line on standard error, lone surrogates as U+FFFD; at a terminal `error: ` first (in
+    the style of the `warning:`/`note:`/`hint:` lines) and red when colour is on. Piped: the text as it is
+    (OpenClaw's words, byte for byte)."""
     text = for_stderr(text)
+    if getattr(sys.stderr, "isatty", lambda: False)() and not text.lower().startswith("error"):
+        text = f"error: {text}"
     if color_enabled(sys.stderr):
         text = ansi_style("error", text)
     stderr_line(printable(text))
