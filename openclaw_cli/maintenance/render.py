@@ -123,21 +123,26 @@ def action_rows(preview: Preview) -> list[tuple[str, dict, str]]:
     return [(k, store[k], preview.action(k)) for k in ordered]
 
 
-def label_summary_lines(rows: list[tuple[str, dict, str]]) -> list[str]:
+KEPT_ACTIONS = frozenset(("keep", "repair-session-file"))
+
+
+def label_summary_lines(rows: list[tuple[str, dict, str]], kept: frozenset[str] = KEPT_ACTIONS) -> list[str]:
+    """"Summary by Label": per label (sorted as `localeCompare` does), rows kept and pruned; `kept`
+    names the actions that keep a row."""
     by_label: dict[str, list[int]] = {}
     for _key, entry, action in rows:
         raw = entry.get("label")
         label = sanitize_terminal_text(js_trim(raw) if isinstance(raw, str) else "") or "(unlabeled)"
         counts = by_label.setdefault(label, [0, 0])
-        counts[0 if action in ("keep", "repair-session-file") else 1] += 1
+        counts[0 if action in kept else 1] += 1
     if not by_label:
         return []
     labels = sorted(by_label, key=locale_sort_key)
     width = max(utf16_len(label) for label in labels)
     out = ["", "Summary by Label:"]
     for label in labels:
-        kept, pruned = by_label[label]
-        out.append(f"{pad_end(label, width)}  {kept} kept, {pruned} pruned")
+        n_kept, n_pruned = by_label[label]
+        out.append(f"{pad_end(label, width)}  {n_kept} kept, {n_pruned} pruned")
     total_kept = sum(c[0] for c in by_label.values())
     total_pruned = sum(c[1] for c in by_label.values())
     out.append(f"Total: {total_kept} kept, {total_pruned} pruned")
