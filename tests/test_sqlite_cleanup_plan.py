@@ -178,7 +178,7 @@ GENERATED_RUNS = [
     (["--json"], None, None),
     ([], None, "+10d"),                          # stale dashboards archived
     (["--json"], None, "+40d"),                  # age retention: durable rows archived, synthetic ones pruned
-    ([], {"archiveDashboardAfter": "2d", "pruneAfter": "20d"}, "+5d"),
+    ([], {"pruneAfter": "20d"}, "+10d"),
     (["--json"], {"maxEntries": 3}, None),       # the cap: archive overflow, synthetic rows deleted, probes pruned
     ([], {"maxEntries": 3}, "+2d"),
     (["--json", "--active-key", "agent:main:notes-a"], {"maxEntries": 2}, "+40d"),
@@ -213,3 +213,34 @@ def test_the_generated_plans_exercise_every_new_action(generated, tmp_path):
         seen |= set(re.findall(r"^│ ([a-z-]+) ", result.stdout, re.MULTILINE))
     assert {"archive-dashboard", "archive-age", "archive-cap", "prune-stale", "cap-overflow", "prune-missing",
             "retire-dm-scope", "keep"} <= seen
+
+
+def _without_work_database(home: Path) -> Path:
+    state = copy_real_96(home)
+    for path in (state / "agents" / "work" / "agent").iterdir():
+        path.unlink()
+    return state
+
+
+@pytest.mark.reference
+@pytest.mark.parametrize("json_flag", [[], ["--json"]], ids=["text", "json"])
+def test_an_agent_without_a_database_beside_one_with_is_planned_as_empty_as_by_openclaw_2026_9_6(tmp_path,
+                                                                                                   json_flag):
+    ref, ours, ref_home, ours_home = _both(tmp_path, _without_work_database,
+                                           ["sessions", "cleanup", "--dry-run", "--all-agents", *json_flag], None, None)
+    _same(ref, ours, ref_home, ours_home, bool(json_flag))
+
+
+def test_a_dry_run_over_sqlite_and_file_era_agents_stops_with_one_line(tmp_path):
+    home = tmp_path / "home"
+    state = _without_work_database(home)
+    sessions = state / "agents" / "work" / "sessions"
+    sessions.mkdir()
+    (sessions / "sessions.json").write_text('{"agent:work:old": {"sessionId": "x", "updatedAt": 1}}')
+    before = folder_digest(state)
+    result = run(["sessions", "cleanup", "--dry-run", "--all-agents", "--json"], home=home)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.splitlines() == [
+        "agent main keeps its sessions in SQLite (OpenClaw 2026.8+) and work in sessions.json; "
+        "one dry run reads one kind", "hint: run it for each agent (--agent ID)"]
+    assert folder_digest(state) == before

@@ -96,8 +96,17 @@ def sqlite_dry_run(*, active_key, agent, all_agents, fix_dm_scope, fix_missing, 
     cfg = load_config(env).data
     targets = resolve_session_store_targets(cfg, store=store, agent=agent, all_agents=all_agents, env=env)
     found = [era.detect(cfg, target, env) for target in targets]
-    if not found or not all(agent_store.in_sqlite for agent_store in found):
+    if not any(agent_store.in_sqlite for agent_store in found):
         return False
+    files = [agent_store.agent_id for agent_store in found if agent_store.era == era.FILES]
+    if files:
+        from openclaw_cli.errors import CliError
+
+        in_db = [agent_store.agent_id for agent_store in found if agent_store.in_sqlite]
+        who = f"agent {in_db[0]} keeps its" if len(in_db) == 1 else f"agents {', '.join(in_db)} keep their"
+        raise CliError(f"{who} sessions in SQLite (OpenClaw 2026.8+) and {', '.join(files)} "
+                       "in sessions.json; one dry run reads one kind",
+                       hint="run it for each agent (--agent ID)")
     settings = resolve_maintenance_sqlite_era(object_at(object_at(cfg, "session"), "maintenance") or None)
     mode = "enforce" if enforce else settings.mode
     opts = sqlite_plan.Options(active_key=active_key, fix_missing=bool(fix_missing), fix_dm_scope=bool(fix_dm_scope))

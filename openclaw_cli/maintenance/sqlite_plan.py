@@ -352,19 +352,28 @@ def preview_agent(*, cfg: Mapping, agent_id: str, db_path: str, store_path: str,
     from openclaw_cli.store.sqlite.connection import open_agent_db
     from openclaw_cli.store.sqlite.entries import read_entries
 
-    folder = sessions_dir(store_path)
+    if not os.path.exists(db_path):
+        # An agent with no database yet, beside others that have one: an empty store, no budget.
+        return _plan(cfg, None, agent_id, db_path, store_path, {}, settings, mode, opts, now_ms)
     with open_agent_db(db_path, agent_id) as db:
-        before = dict(read_entries(db))
-        work = copy.deepcopy(before)
-        missing_keys: set[str] = set()
-        dm_keys: set[str] = set()
-        missing = _prune_missing(db, work, missing_keys) if opts.fix_missing else 0
-        retired = _retire_dm_scope(cfg, work, agent_id, opts.active_key, dm_keys) if opts.fix_dm_scope else 0
-        active = normalize_store_key(opts.active_key or "")
-        unarchived = sum(1 for entry in work.values() if "archivedAt" not in entry)
-        run = _Run(work, settings, frozenset([active]) if active else None, now_ms, unarchived)
-        _entry_maintenance(run)
-        budget, budget_mutates = _disk_budget(db, db_path, folder, settings, mode, work, now_ms)
+        return _plan(cfg, db, agent_id, db_path, store_path, dict(read_entries(db)), settings, mode, opts, now_ms)
+
+
+def _plan(cfg: Mapping, db, agent_id: str, db_path: str, store_path: str, before: dict[str, dict],
+          settings: SqliteEraSettings, mode: str, opts: Options, now_ms: int) -> SqlitePreview:
+    """The plan on a copy of `before`; `db` (None: no database) answers the transcript and budget questions."""
+    folder = sessions_dir(store_path)
+    work = copy.deepcopy(before)
+    missing_keys: set[str] = set()
+    dm_keys: set[str] = set()
+    missing = _prune_missing(db, work, missing_keys) if opts.fix_missing else 0
+    retired = _retire_dm_scope(cfg, work, agent_id, opts.active_key, dm_keys) if opts.fix_dm_scope else 0
+    active = normalize_store_key(opts.active_key or "")
+    unarchived = sum(1 for entry in work.values() if "archivedAt" not in entry)
+    run = _Run(work, settings, frozenset([active]) if active else None, now_ms, unarchived)
+    _entry_maintenance(run)
+    budget, budget_mutates = (_disk_budget(db, db_path, folder, settings, mode, work, now_ms) if db is not None
+                              else (None, False))
     removed_keys = (run.sets.get("model-run", set()) | run.sets.get("stale", set())
                     | run.sets.get("capped", set()) | dm_keys)
     excluded = {p for key in removed_keys for p in _entry_artifacts(folder, before[key])}
