@@ -8,6 +8,7 @@ moved clock (libfaketime, `clock_env`), so no date is hard-coded.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import uuid
 from pathlib import Path
@@ -90,8 +91,15 @@ def copy_state(source_home: Path, home: Path) -> Path:
     return state
 
 
+def _faketime_lib() -> str:
+    """The libfaketime the suite already runs under, else the system's."""
+    preload = [part for part in os.environ.get("LD_PRELOAD", "").split(":") if "faketime" in part]
+    return preload[0] if preload else str(FAKETIME_LIB)
+
+
 def clock_env(offset: str | None) -> dict[str, str]:
-    """Both CLIs' clock moved by `offset` (`+40d`), monotonic time left alone; nothing for None."""
+    """Both CLIs' clock moved by `offset` (`+40d`) from the real one, monotonic time left alone;
+    nothing for None (the suite's own clock, if any, then applies)."""
     if not offset:
         return {}
-    return {"FAKETIME": offset, "FAKETIME_DONT_FAKE_MONOTONIC": "1", "LD_PRELOAD": str(FAKETIME_LIB)}
+    return {"FAKETIME": offset, "FAKETIME_DONT_FAKE_MONOTONIC": "1", "LD_PRELOAD": _faketime_lib()}
