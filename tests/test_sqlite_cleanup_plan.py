@@ -244,3 +244,37 @@ def test_a_dry_run_over_sqlite_and_file_era_agents_stops_with_one_line(tmp_path)
         "agent main keeps its sessions in SQLite (OpenClaw 2026.8+) and work in sessions.json; "
         "one dry run reads one kind", "hint: run it for each agent (--agent ID)"]
     assert folder_digest(state) == before
+
+
+def _with_leftover_files(home: Path) -> Path:
+    """The fixture with files a migration or a crash may leave in `sessions/`, 50 days old: an orphan
+    transcript, one a live row names, a trajectory, a `.migrated` original, a store temp file, a prompt
+    blob nothing references, and a cold archive."""
+    import os
+    import time
+
+    state = copy_real_96(home)
+    folder = state / "agents" / "main" / "sessions"
+    blob = folder / "skills-prompts" / "sha256" / "ab" / ("ab" * 32 + ".txt")
+    blob.parent.mkdir(parents=True)
+    (folder / "cold").mkdir()
+    files = {folder / "old-orphan.jsonl": "{}\n", folder / "725bd506-bb02-4dae-bfe1-35c4c28b1073.jsonl": "x\n",
+             folder / "other.trajectory.jsonl": "y\n", folder / "x.jsonl.migrated": "z\n",
+             folder / "sessions.json.0f0e0d0c-1111-4222-8333-944455556666.tmp": "t\n", blob: "p\n",
+             folder / "cold" / "c.jsonl.zst": "c\n"}
+    old = time.time() - 50 * 86_400
+    for path, text in files.items():
+        path.write_text(text)
+        os.utime(path, (old, old))
+    return state
+
+
+@pytest.mark.reference
+@pytest.mark.parametrize("json_flag", [[], ["--json"]], ids=["text", "json"])
+def test_leftover_files_in_the_sessions_folder_are_counted_as_by_openclaw_2026_9_6(tmp_path, json_flag):
+    ref, ours, ref_home, ours_home = _both(tmp_path, _with_leftover_files,
+                                           ["sessions", "cleanup", "--dry-run", "--all-agents", *json_flag], None, None)
+    _same(ref, ours, ref_home, ours_home, bool(json_flag))
+    if json_flag:
+        sweep = json.loads(ours.stdout)["stores"][0]["unreferencedArtifacts"]
+        assert (sweep["scannedFiles"], sweep["removedFiles"]) == (6, 4)
