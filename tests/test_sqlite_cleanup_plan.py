@@ -278,3 +278,38 @@ def test_leftover_files_in_the_sessions_folder_are_counted_as_by_openclaw_2026_9
     if json_flag:
         sweep = json.loads(ours.stdout)["stores"][0]["unreferencedArtifacts"]
         assert (sweep["scannedFiles"], sweep["removedFiles"]) == (6, 4)
+
+
+def _with_pages_in_the_wal(home: Path) -> Path:
+    """The fixture with the work database's last write still in its `-wal` (copied while a writer
+    held it open, as a Gateway killed mid-run leaves it)."""
+    import shutil
+
+    import apsw
+
+    state = copy_real_96(home)
+    db = agent_db(state, "work")
+    scratch = home / "scratch"
+    scratch.mkdir()
+    shutil.copy(db, scratch / db.name)
+    writer = apsw.Connection(str(scratch / db.name))
+    try:
+        writer.execute("PRAGMA wal_autocheckpoint = 0")
+        writer.execute("CREATE TABLE test_pages (x BLOB) STRICT")
+        writer.execute("INSERT INTO test_pages VALUES (randomblob(200000))")
+        for suffix in ("", "-wal"):
+            shutil.copy(f"{scratch / db.name}{suffix}", f"{db}{suffix}")
+    finally:
+        writer.close()
+    shutil.rmtree(scratch)
+    return state
+
+
+@pytest.mark.reference
+def test_pages_left_in_the_wal_count_in_the_disk_budget_as_in_openclaw_2026_9_6(tmp_path):
+    ref, ours, ref_home, ours_home = _both(tmp_path, _with_pages_in_the_wal,
+                                           ["sessions", "cleanup", "--dry-run", "--agent", "work", "--json"], None, None)
+    _same(ref, ours, ref_home, ours_home, True)
+    db = agent_db(ours_home / ".openclaw", "work")
+    wal = Path(f"{db}-wal").stat().st_size
+    assert wal > 0 and json.loads(ours.stdout)["diskBudget"]["totalBytesBefore"] == db.stat().st_size + wal
