@@ -313,3 +313,46 @@ def test_pages_left_in_the_wal_count_in_the_disk_budget_as_in_openclaw_2026_9_6(
     db = agent_db(ours_home / ".openclaw", "work")
     wal = Path(f"{db}-wal").stat().st_size
     assert wal > 0 and json.loads(ours.stdout)["diskBudget"]["totalBytesBefore"] == db.stat().st_size + wal
+
+
+def _with_protected_rows(home: Path) -> Path:
+    """The fixture with rows 2026.9.6 protects from age and cap: pinned, running, model-locked (edited
+    in place; the database's triggers queue them for the Gateway's validation)."""
+    import apsw
+
+    state = copy_real_96(home)
+    edits = {"main": {"agent:main:scratchpad": {"pinnedAt": 1}, "agent:main:cron:nightly-report": {"status": "running"}},
+             "work": {"agent:work:basalt-notes": {"modelSelectionLocked": True}}}
+    for agent, rows in edits.items():
+        db = apsw.Connection(str(agent_db(state, agent)))
+        try:
+            for key, fields in rows.items():
+                ((text,),) = db.execute("SELECT entry_json FROM session_nodes WHERE session_key = ?", (key,))
+                entry = {**json.loads(text), **fields}
+                db.execute("UPDATE session_nodes SET entry_json = ? WHERE session_key = ?",
+                           (json.dumps(entry, separators=(",", ":")), key))
+        finally:
+            db.close()
+    return state
+
+
+def _sizes_aside(doc: dict) -> dict:
+    for store in doc["stores"]:
+        store["diskBudget"]["totalBytesBefore"] = store["diskBudget"]["totalBytesAfter"] = None
+    return doc
+
+
+@pytest.mark.reference
+def test_pinned_running_and_model_locked_rows_are_kept_as_by_openclaw_2026_9_6(tmp_path):
+    ref, ours, ref_home, ours_home = _both(tmp_path, _with_protected_rows,
+                                           ["sessions", "cleanup", "--dry-run", "--all-agents", "--json"],
+                                           {"maxEntries": 1}, "+40d")
+    assert (ref.returncode, ours.returncode, ours.stderr) == (0, 0, "")
+    ref_doc = json.loads(ref.stdout.replace(str(ref_home), "<HOME>"))
+    ours_doc = json.loads(ours.stdout.replace(str(ours_home), "<HOME>"))
+    # 2026.9.6 validates the queued rows first, writing its database, and measures after; ours reads.
+    assert _sizes_aside(ours_doc) == _sizes_aside(ref_doc)
+    assert [s["archived"] for s in ours_doc["stores"]] == [0, 1]  # only work's raven-lumen ages out
+    state = ours_home / ".openclaw"
+    assert [s["diskBudget"]["totalBytesBefore"] for s in json.loads(ours.stdout)["stores"]] == [
+        _physical_bytes(state, "main"), _physical_bytes(state, "work")]
