@@ -126,6 +126,12 @@ def test_svg_labels_every_tile_with_room_and_lists_the_rest_in_its_legend(state_
     assert any(t.startswith("Tracked 66,318 chars (~16,580 tok)") and "actual cached context 21,727 tok" in t
                for t in texts)
     assert "@font-face" in (root.find(f"{SVG}style").text or "")
+    # a label stays inside its tile in a viewer that draws another font: it is clipped to the tile
+    clips = {c.get("id"): c.find(f"{SVG}rect") for c in root.iter(f"{SVG}clipPath")}
+    for e in root.iter(f"{SVG}text"):
+        if e.get("class") == "label":
+            clip = clips[e.get("clip-path", "")[len("url(#"):-1]]
+            assert clip is not None and float(clip.get("x", 0)) <= float(e.get("x", 0)) < float(clip.get("x", 0)) + float(clip.get("width", 0))
 
 
 def test_png_and_svg_are_painted_from_one_scene(state_env, tmp_path):
@@ -148,7 +154,9 @@ def test_a_large_session_keeps_the_legend_inside_the_picture():
     groups = groups_from_report(report)
     picture = scene.build(groups, "run · x · y", None, None)
     assert len(picture.unlabelled) > 100
-    assert all(0 <= t.y <= scene.HEIGHT and t.x + text_width(t.text, t.size) <= scene.WIDTH + 1 for t in picture.texts)
+    for t in picture.texts:
+        left = t.x - text_width(t.text, t.size) if t.end else t.x
+        assert left >= 0 and left + text_width(t.text, t.size) <= scene.WIDTH - scene.MARGIN + 1 and 0 <= t.y <= scene.HEIGHT, t
     assert any(t.text.startswith("… and ") and t.text.endswith(" chars)") for t in picture.texts)
 
 

@@ -24,7 +24,7 @@ def render(scene: Scene) -> bytes:
         if x1 - x0 - 2 * inset >= 1 and y1 - y0 - 2 * inset >= 1:
             draw.rectangle((x0 + inset, y0 + inset, x1 - 1 - inset, y1 - 1 - inset), fill=box.fill)
     for text in scene.texts:
-        draw.text((text.x, text.y), text.text, fill=text.fill, font=font(text.size), anchor="ls")
+        draw.text((text.x, text.y), text.text, fill=text.fill, font=font(text.size), anchor="rs" if text.end else "ls")
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=False)
     return out.getvalue()

@@ -44,6 +44,8 @@ class Text:
     size: int
     fill: RGB
     leaf: str | None = None  # the tile this text labels
+    end: bool = False  # x is where the text ends (right-aligned), not where it starts
+    tile: int | None = None  # index in Scene.boxes of the tile the text sits in (it is clipped to it)
 
 
 @dataclass
@@ -161,13 +163,15 @@ def build(groups: list[Group], subtitle: str, cached: int | None, window: int | 
         scene.boxes.append(Box(rect.x, rect.y, rect.w, rect.h, color,
                                f"{group.name}: {leaf.name}, {format_int(leaf.value)} chars", leaf.name))
         label = _tile_label(leaf, rect, ink_on(color))
+        for text in label:
+            text.tile = len(scene.boxes) - 1
         if label:
             scene.texts.extend(label)
             continue
         marker = str(len(scene.unlabelled) + 1)
         if _marker_fits(marker, rect):
             scene.texts.append(Text(rect.x + 2, rect.y + 2 + MARKER_SIZE, marker, MARKER_SIZE, ink_on(color),
-                                    leaf.name))
+                                    leaf.name, tile=len(scene.boxes) - 1))
             scene.unlabelled.append((marker, leaf.name, leaf.value))
         else:
             scene.unlabelled.append(("", leaf.name, leaf.value))
@@ -186,8 +190,7 @@ def _legend(scene: Scene, groups: list[Group]) -> None:
     for group in sorted(groups, key=lambda g: -g.value):
         scene.boxes.append(Box(x, y - 11, 12, 12, group_color(group.name)))
         scene.texts.append(Text(x + 18, y, group.name, 15, INK))
-        scene.texts.append(Text(x + LEGEND_W - text_width(f"{group.value / total * 100:.1f}%", 13), y,
-                                f"{group.value / total * 100:.1f}%", 13, INK))
+        scene.texts.append(Text(x + LEGEND_W, y, f"{group.value / total * 100:.1f}%", 13, INK, end=True))
         y += 17
         detail = f"{format_int(group.value)} chars, {len(group.leaves)} part{'s' if len(group.leaves) != 1 else ''}"
         if group.name in lifted:
@@ -209,7 +212,7 @@ def _legend(scene: Scene, groups: list[Group]) -> None:
         value_text = format_int(value)
         room = LEGEND_W - 18 - text_width(value_text, LEGEND_SIZE) - 8
         scene.texts.append(Text(x + 16, y, _cut(lead + name, LEGEND_SIZE, room), LEGEND_SIZE, INK))
-        scene.texts.append(Text(x + LEGEND_W - text_width(value_text, LEGEND_SIZE), y, value_text, LEGEND_SIZE, MUTED))
+        scene.texts.append(Text(x + LEGEND_W, y, value_text, LEGEND_SIZE, MUTED, end=True))
         y += LEGEND_LINE
     rest = scene.unlabelled[len(shown):]
     if rest:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 from html import escape
 
-from openclaw_cli.context.font import FAMILY, font_bytes
+from openclaw_cli.context.font import FAMILY, font_bytes, text_width
 from openclaw_cli.context.scene import Scene
 
 
@@ -14,7 +14,9 @@ def _rgb(c: tuple[int, int, int]) -> str:
 
 
 def render(scene: Scene) -> str:
-    """An SVG document of `scene`; tiles carry a tooltip and `data-leaf`, their labels the same `data-leaf`."""
+    """An SVG document of `scene`; tiles carry a tooltip and `data-leaf`, their labels the same `data-leaf`.
+    Each text is given the length it has in the embedded font, so a viewer that falls back to another
+    font keeps it the same width; a label is also clipped to its tile."""
     face = base64.b64encode(font_bytes()).decode("ascii")
     bg = _rgb(scene.background)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{scene.width}" height="{scene.height}" '
@@ -22,7 +24,11 @@ def render(scene: Scene) -> str:
              f'<style>@font-face {{ font-family: "{FAMILY}"; src: url(data:font/ttf;base64,{face}) '
              'format("truetype"); }</style>',
              f'<rect width="{scene.width}" height="{scene.height}" fill="{bg}"/>']
-    for box in scene.boxes:
+    clipped = {text.tile for text in scene.texts if text.tile is not None}
+    for index, box in enumerate(scene.boxes):
+        if index in clipped:
+            parts.append(f'<clipPath id="tile{index}"><rect x="{box.x:.2f}" y="{box.y:.2f}" width="{box.w:.2f}" '
+                         f'height="{box.h:.2f}"/></clipPath>')
         if box.leaf is None:
             parts.append(f'<rect x="{box.x:.2f}" y="{box.y:.2f}" width="{box.w:.2f}" height="{box.h:.2f}" '
                          f'fill="{_rgb(box.fill)}"/>')
@@ -32,7 +38,12 @@ def render(scene: Scene) -> str:
                      f'stroke-width="1"><title>{escape(box.title)}</title></rect>')
     for text in scene.texts:
         leaf = f' class="label" data-leaf="{escape(text.leaf)}"' if text.leaf is not None else ""
-        parts.append(f'<text{leaf} x="{text.x:.2f}" y="{text.y:.2f}" font-size="{text.size}" '
+        anchor = ' text-anchor="end"' if text.end else ""
+        if text.tile is not None:
+            anchor += f' clip-path="url(#tile{text.tile})"'
+        length = text_width(text.text, text.size)
+        parts.append(f'<text{leaf}{anchor} x="{text.x:.2f}" y="{text.y:.2f}" font-size="{text.size}" '
+                     f'textLength="{length:.2f}" lengthAdjust="spacingAndGlyphs" '
                      f'fill="{_rgb(text.fill)}">{escape(text.text)}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
