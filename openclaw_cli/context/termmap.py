@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from openclaw_cli.context.scene import group_color, ink_on, placed_leaves
@@ -40,25 +41,33 @@ def draw(groups: list[Group], columns: int, rows: int, color: bool) -> tuple[lis
     grid: list[list[tuple[str, Style | None]]] = [[(" ", None)] * columns for _ in range(rows)]
     order = {g.name: i for i, g in enumerate(sorted(groups, key=lambda g: -g.value))}
     unlabelled: list[tuple[str, int]] = []
-    for group, name, value, c0, r0, c1, r1, rgb in tiles(groups, columns, rows):
+    owner: list[list[tuple[str, int] | None]] = [[None] * columns for _ in range(rows)]
+    for group, name, value, c0, r0, c1, r1, _rgb in tiles(groups, columns, rows):
         if c1 <= c0 or r1 <= r0:
             unlabelled.append((name, value))
             continue
+        shade = _free_shade(owner, group.name, c0, r0, c1, r1)
+        for r in range(r0, r1):
+            for c in range(c0, c1):
+                owner[r][c] = (group.name, shade)
+        rgb = _shaded(group_color(group.name), shade)
         style = Style(bgcolor=f"rgb({rgb[0]},{rgb[1]},{rgb[2]})", color=_hex(ink_on(rgb))) if color else None
         fill = " " if color else SHADES[order[group.name] % len(SHADES)]
         for r in range(r0, r1):
             for c in range(c0, c1):
                 grid[r][c] = (fill, style)
-        room = c1 - c0 - 1
+        room, height = c1 - c0 - 1, r1 - r0
         if room < min(len(name), 3):
             unlabelled.append((name, value))
             continue
-        label = name if width_of(name) <= room else end_cut(name, room)
-        if label != name:
+        shown = name_lines(name, room, height)
+        if shown is None:
+            shown = [end_cut(name, room)]
             unlabelled.append((name, value))
-        _put(grid, r0, c0 + 1, label, style)
-        if r1 - r0 >= 2 and width_of(format_int(value)) <= room:
-            _put(grid, r0 + 1, c0 + 1, format_int(value), style)
+        for i, part in enumerate(shown):
+            _put(grid, r0 + i, c0 + 1, part, style)
+        if height > len(shown) and width_of(format_int(value)) <= room:
+            _put(grid, r0 + len(shown), c0 + 1, format_int(value), style)
     lines: list[Any] = []
     for row in grid:
         text = Text(no_wrap=True, overflow="crop")
@@ -71,6 +80,34 @@ def draw(groups: list[Group], columns: int, rows: int, color: bool) -> tuple[lis
         text.append(run, run_style or "")
         lines.append(text)
     return lines, unlabelled
+
+
+def _free_shade(owner: list, group: str, c0: int, r0: int, c1: int, r1: int) -> int:
+    """A shade (0-3) no neighbour of the same group already has, so touching tiles stay apart."""
+    rows, columns = len(owner), len(owner[0])
+    border = [(r, c) for c in range(c0, c1) for r in (r0 - 1, r1)] + [(r, c) for r in range(r0, r1) for c in (c0 - 1, c1)]
+    taken = {owner[r][c][1] for r, c in border if 0 <= r < rows and 0 <= c < columns
+             and owner[r][c] is not None and owner[r][c][0] == group}
+    return next((shade for shade in range(4) if shade not in taken), 0)
+
+
+def _shaded(rgb: tuple[int, int, int], shade: int) -> tuple[int, int, int]:
+    r, g, b = (max(0, min(255, round(c * (1.0 - 0.1 * shade)))) for c in rgb)
+    return (r, g, b)
+
+
+def name_lines(name: str, room: int, height: int) -> list[str] | None:
+    """`name` whole on at most `height` lines of `room` columns, on one line or broken after `_`, `-` or
+    spaces (a separator at a line's end may hang past it); None when it does not fit."""
+    if width_of(name) <= room:
+        return [name]
+    lines = [""]
+    for piece in re.findall(r"[^_\- ]+[_\- ]*", name):
+        if lines[-1] and width_of((lines[-1] + piece).rstrip("_- ")) > room:
+            lines.append("")
+        lines[-1] += piece
+    lines = [line if width_of(line) <= room else line.rstrip("_- ") for line in lines]
+    return lines if 1 < len(lines) <= height and all(width_of(line) <= room for line in lines) else None
 
 
 def _hex(c: tuple[int, int, int]) -> str:
