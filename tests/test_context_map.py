@@ -207,3 +207,14 @@ def test_bad_output_extension(state_env, tmp_path):
     result = run_context(["map", "--offline", "-o", str(tmp_path / "x.gif")], state_env)
     assert result.returncode == 2 and result.stderr.strip().endswith("x.gif)")
     assert "Traceback" not in result.stderr
+
+
+def test_a_terminal_tile_breaks_a_long_name_after_a_separator_before_cutting_it():
+    from openclaw_cli.context.termmap import name_lines
+
+    assert name_lines("skill_workshop", 8, 3) == ["skill_", "workshop"]
+    assert name_lines("sessions_spawn", 8, 3) == ["sessions", "spawn"]  # the separator hangs past the edge
+    assert name_lines("node-inspect-debugger", 8, 3) == ["node-", "inspect-", "debugger"]
+    assert name_lines("node-inspect-debugger", 8, 2) is None
+    assert name_lines("BOOTSTRAP.md", 8, 3) is None  # no break inside a file name
+    assert name_lines("cron", 8, 1) == ["cron"]
