@@ -322,7 +322,7 @@ _openclaw_values() {
         'doctor --severity-min')
             COMPREPLY=($(compgen -W 'info warning error' -- "$3")) ;;
         'doctor --only' | 'doctor --skip')
-            COMPREPLY=($(compgen -W 'core/doctor/legacy-config core/doctor/plugin-slots core/doctor/gateway-config core/doctor/gateway-auth core/doctor/command-owner core/doctor/legacy-state core/doctor/disk-space core/doctor/state-integrity core/doctor/session-locks core/doctor/session-transcripts core/doctor/session-store core/doctor/security core/doctor/bootstrap-size core/doctor/gateway-health core/doctor/workspace-suggestions core/doctor/final-config-validation' -- "$3")) ;;
+            COMPREPLY=($(compgen -W 'core/doctor/legacy-config core/doctor/plugin-slots core/doctor/gateway-config core/doctor/gateway-auth core/doctor/command-owner core/doctor/legacy-state core/doctor/disk-space core/doctor/state-integrity core/doctor/session-locks core/doctor/session-transcripts core/doctor/session-store core/doctor/session-sqlite core/doctor/session-sqlite-migration core/doctor/security core/doctor/bootstrap-size core/doctor/gateway-health core/doctor/workspace-suggestions core/doctor/final-config-validation' -- "$3")) ;;
     esac
 }
 

@@ -228,7 +228,7 @@ def test_bash_completes_option_values(bash_complete):
     assert bash_complete("openclaw context detail --tokenizer=o") == ["--tokenizer=o200k_base"]
     assert bash_complete("openclaw compact main --summarizer ") == ["extractive", "openai"]
     assert bash_complete("openclaw doctor --lint --severity-min w") == ["warning"]
-    assert bash_complete("openclaw doctor --lint --only core/doctor/session-s") == ["core/doctor/session-store"]
+    assert bash_complete("openclaw doctor --lint --only core/doctor/session-st") == ["core/doctor/session-store"]
     assert bash_complete("openclaw --log-level d") == ["debug"]
     assert bash_complete("openclaw compact main --summary-file no") == ["notes.md"]
     assert bash_complete("openclaw sessions --agent ") == ["main", "work", "research"]
