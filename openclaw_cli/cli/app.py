@@ -141,9 +141,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.stdout.flush()
     except CliError as err:
         _discard_unwritable_stdout()
-        sys.stderr.write(err.message.rstrip("\n") + "\n")
+        console.error_line(err.message.rstrip("\n"))
         if err.hint:
-            sys.stderr.write(f"hint: {err.hint}\n")
+            console.hint(err.hint)
         sys.exit(err.exit_code)
     except click_exc.ClickException as exc:
         exc.show()

@@ -43,6 +43,10 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
             _raise_partial_error(result)
             return
 
+    if dry_run and sqlite_dry_run(active_key=active_key or None, agent=agent, all_agents=all_agents,
+                                  fix_dm_scope=fix_dm_scope, fix_missing=fix_missing, json_out=json_out,
+                                  store=store, quiet=quiet, explain=explain, enforce=enforce):
+        return
     req = CleanupRequest(
         options=CleanupOptions(dry_run=dry_run, enforce=enforce, active_key=active_key or None,
                                fix_missing=fix_missing, fix_dm_scope=fix_dm_scope,
@@ -80,6 +84,79 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
     if sys.stdout.isatty():
         lines += ["", render.applied_totals_line(outcome.summaries, outcome.done)]
     output.print_console_lines(lines, outcome.cfg)
+
+
+def sqlite_dry_run(*, active_key, agent, all_agents, fix_dm_scope, fix_missing, json_out, store, quiet,
+                   explain, enforce) -> bool:
+    """The dry run of agents that keep their sessions in SQLite (OpenClaw 2026.8+): 2026.9.6's plan,
+    read-only. False (nothing done) unless every selected agent is one: a file-era agent goes the
+    usual way, and a mix is refused there."""
+    from openclaw_cli.config.agents import resolve_session_store_targets
+    from openclaw_cli.config.load import load_config
+    from openclaw_cli.maintenance import sqlite_plan
+    from openclaw_cli.maintenance.settings import resolve_maintenance_sqlite_era
+    from openclaw_cli.store import era
+    from openclaw_cli.ui import console as output
+
+    env = os.environ
+    cfg = load_config(env).data
+    targets = resolve_session_store_targets(cfg, store=store, agent=agent, all_agents=all_agents, env=env)
+    found = [era.detect(cfg, target, env) for target in targets]
+    if not any(agent_store.in_sqlite for agent_store in found):
+        return False
+    files = [agent_store.agent_id for agent_store in found if agent_store.era == era.FILES]
+    if files:
+        from openclaw_cli.errors import CliError
+
+        in_db = [agent_store.agent_id for agent_store in found if agent_store.in_sqlite]
+        who = f"agent {in_db[0]} keeps its" if len(in_db) == 1 else f"agents {', '.join(in_db)} keep their"
+        raise CliError(f"{who} sessions in SQLite (OpenClaw 2026.8+) and {', '.join(files)} "
+                       "in sessions.json; one dry run reads one kind",
+                       hint="run it for each agent (--agent ID)")
+    settings = resolve_maintenance_sqlite_era(object_at(object_at(cfg, "session"), "maintenance") or None)
+    mode = "enforce" if enforce else settings.mode
+    opts = sqlite_plan.Options(active_key=active_key, fix_missing=bool(fix_missing), fix_dm_scope=bool(fix_dm_scope))
+    previews = []
+    now_ms = int(time.time() * 1000)
+    for target, agent_store in zip(targets, found):
+        now_ms = int(time.time() * 1000)
+        previews.append(sqlite_plan.preview_agent(cfg=cfg, agent_id=agent_store.agent_id,
+                                                  db_path=agent_store.sqlite_path, store_path=target.store_path,
+                                                  settings=settings, mode=mode, opts=opts, now_ms=now_ms))
+    if quiet:
+        return True
+    if explain:
+        output.note("--explain: a SQLite-era plan reports no reasons yet")
+    if json_out:
+        summaries = [p.summary for p in previews]
+        output.print_json(summaries[0] if len(summaries) == 1 else
+                          {"allAgents": True, "mode": mode, "dryRun": True, "stores": summaries})
+        return True
+    output.print_console_lines(_sqlite_lines(cfg, previews, now_ms, env), cfg)
+    return True
+
+
+def _sqlite_lines(cfg, previews, now_ms: int, env) -> list[str]:
+    from openclaw_cli.config.paths import resolve_effective_home
+    from openclaw_cli.maintenance.sqlite_render import dry_run_lines
+    from openclaw_cli.ui import console as output
+    from openclaw_cli.ui.boxtable import table_width
+
+    plain = not output.color_enabled(sys.stdout)
+
+    def style(name, text: str) -> str:
+        if plain or not name:
+            return text
+        return output.ansi_style("accent" if name == "accentBright" else name, text)
+
+    home_prefix = "$OPENCLAW_HOME" if (env.get("OPENCLAW_HOME") or "").strip() else "~"
+    lines: list[str] = []
+    for i, preview in enumerate(previews):
+        if i > 0:
+            lines.append("")
+        lines += dry_run_lines(cfg, preview, now_ms, len(previews) > 1, style=style, width=table_width(sys.stdout),
+                               home=resolve_effective_home(env), home_prefix=home_prefix)
+    return lines
 
 
 def cleanup_via_gateway(params: dict, env: MutableMapping[str, str], opts: GatewayOptions) -> dict | None:

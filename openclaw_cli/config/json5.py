@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from openclaw_cli.config.units import MAX_SAFE_INTEGER
@@ -25,8 +26,12 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"invalid JSON constant {name}")
 
 
-def parse_json5(raw: str) -> Any:
-    """JSON.parse first, then JSON5 (comments, trailing commas, unquoted keys…). Raises ValueError."""
+_POSITION = re.compile(r"^<string>:(\d+) (.*) at column (\d+)$", re.S)
+
+
+def parse_json5(raw: str, source: str | None = None) -> Any:
+    """JSON.parse first, then JSON5 (comments, trailing commas, unquoted keys…). Raises ValueError,
+    whose message names `source` (the file) with the line and column: `<file>:2:1: Unexpected end of input`."""
     try:
         return js_numbers(json.loads(raw, parse_constant=_reject_constant))
     except (ValueError, RecursionError):
@@ -36,7 +41,13 @@ def parse_json5(raw: str) -> Any:
     try:
         return js_numbers(json5.loads(raw))
     except Exception as exc:  # json5 raises ValueError subclasses, and others on odd input
-        raise ValueError(str(exc) or exc.__class__.__name__) from None
+        text = str(exc) or exc.__class__.__name__
+        where = _POSITION.match(text)
+        if where and source:
+            text = f"{source}:{where.group(1)}:{where.group(3)}: {where.group(2)}"
+        elif source:
+            text = f"{source}: {text}"
+        raise ValueError(text) from None
 
 
 def read_text(path: str) -> str:

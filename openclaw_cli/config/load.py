@@ -81,7 +81,7 @@ def _load_file(path: str, env: MutableMapping[str, str]) -> LoadedConfig:
     except OSError as exc:
         return LoadedConfig(path, True, {}, [ConfigIssue("", f"read failed: {exc.strerror or exc}")])
     try:
-        parsed = parse_json5(raw)
+        parsed = parse_json5(raw, path)
     except ValueError as exc:
         return LoadedConfig(path, True, {}, [ConfigIssue("", f"JSON5 parse failed: {exc}")])
     try:

@@ -126,11 +126,36 @@ def squarify(values: Sequence[float], rect: Rect) -> list[Rect]:
     return out
 
 
-def layout(groups: Sequence[Group], rect: Rect) -> list[tuple[Group, Leaf, Rect]]:
-    """Leaves placed inside their group's rectangle; groups and leaves sorted largest first."""
+MIN_GROUP_SHARE = 0.03  # a group smaller than this share of the area is drawn at it (and the legend says so)
+
+
+def display_weights(groups: Sequence[Group], min_share: float = MIN_GROUP_SHARE) -> list[float]:
+    """Each group's share of the drawing: its share of the total, or `min_share` when that is smaller."""
+    total = sum(g.value for g in groups)
+    if total <= 0:
+        return [0.0 for _ in groups]
+    small = [g.value / total < min_share for g in groups]
+    if sum(small) * min_share >= 0.5:  # too many small groups to lift: draw true to size
+        return [g.value / total for g in groups]
+    rest = sum(g.value for g, s in zip(groups, small) if not s)
+    room = 1.0 - sum(small) * min_share
+    return [min_share if s else g.value / rest * room for g, s in zip(groups, small)]
+
+
+def enlarged(groups: Sequence[Group], min_share: float = MIN_GROUP_SHARE) -> set[str]:
+    """Names of the groups drawn larger than their true share."""
+    total = sum(g.value for g in groups) or 1
+    weights = display_weights(groups, min_share)
+    return {g.name for g, w in zip(groups, weights) if w > g.value / total + 1e-12}
+
+
+def layout(groups: Sequence[Group], rect: Rect,
+           min_share: float = MIN_GROUP_SHARE) -> list[tuple[Group, Leaf, Rect]]:
+    """Leaves placed inside their group's rectangle; groups and leaves sorted largest first. A group under
+    `min_share` of the total gets that share of the area, so it is never a sliver."""
     ordered = sorted(groups, key=lambda g: -g.value)
     placed: list[tuple[Group, Leaf, Rect]] = []
-    for group, grect in zip(ordered, squarify([g.value for g in ordered], rect)):
+    for group, grect in zip(ordered, squarify(display_weights(ordered, min_share), rect)):
         leaves = sorted(group.leaves, key=lambda item: -item.value)
         for leaf, lrect in zip(leaves, squarify([item.value for item in leaves], grect)):
             placed.append((group, leaf, lrect))

@@ -54,7 +54,12 @@ def _actor_label(actor: Mapping) -> str:
 
 
 def flags_cell(row: SessionRow) -> str:
-    entry = row.entry
+    return entry_flags(row.entry, row.policy_key)
+
+
+def entry_flags(entry: Mapping, policy_key: str | None = None) -> str:
+    """`formatSessionFlagsCell` (2026.9.6): levels, system/aborted, visibility, owner, participants,
+    policy, id."""
     parts = [f"{prefix}{js_string(entry.get(name))}" for name, prefix in _FLAG_FIELDS if truthy(entry.get(name))]
     if truthy(entry.get("systemSent")):
         parts.append("system")
@@ -83,8 +88,8 @@ def flags_cell(row: SessionRow) -> str:
         count = entry.get("participantCount")
         rest = max(0, (count if isinstance(count, int) and not isinstance(count, bool) else len(names)) - len(names))
         parts.append("participants:" + ",".join(names) + (f",+{rest}" if rest > 0 else ""))
-    if row.policy_key:
-        parts.append(f"policy:{row.policy_key}")
+    if policy_key:
+        parts.append(f"policy:{policy_key}")
     if truthy(entry.get("sessionId")):
         parts.append(f"id:{js_string(entry.get('sessionId'))}")
     return sanitize_terminal_text(" ".join(parts))

@@ -193,15 +193,20 @@ def action_rows(preview: Preview) -> list[tuple[str, dict, str]]:
     return [(k, store[k], preview.action(k)) for k in ordered]
 
 
-def label_summary_lines(rows: list[tuple[str, dict, str]], screen: Screen | None = None) -> list[str]:
-    """"Summary by Label": kept and pruned entries per label. On a `screen`, labels are cut to its
-    width and a long list shows the labels with the most entries, as many as rows of an action."""
+KEPT_ACTIONS = frozenset(("keep", "repair-session-file"))
+
+
+def label_summary_lines(rows: list[tuple[str, dict, str]], screen: Screen | None = None,
+                        kept: frozenset[str] = KEPT_ACTIONS) -> list[str]:
+    """"Summary by Label": kept and pruned entries per label (sorted as `localeCompare` does); `kept`
+    names the actions that keep a row. On a `screen`, labels are cut to its width and a long list
+    shows the labels with the most entries, as many as rows of an action."""
     by_label: dict[str, list[int]] = {}
     for _key, entry, action in rows:
         raw = entry.get("label")
         label = sanitize_terminal_text(js_trim(raw) if isinstance(raw, str) else "") or "(unlabeled)"
         counts = by_label.setdefault(label, [0, 0])
-        counts[0 if action in ("keep", "repair-session-file") else 1] += 1
+        counts[0 if action in kept else 1] += 1
     if not by_label:
         return []
     labels = sorted(by_label, key=locale_sort_key)

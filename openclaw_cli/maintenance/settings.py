@@ -99,3 +99,81 @@ def entry_high_water(max_entries) -> int:
     if max_entries <= 49:
         return max_entries + 1
     return max_entries + max(25, math.ceil(max_entries * 0.1))
+
+
+# OpenClaw 2026.9.6 (the SQLite era): new keys, new defaults, the disk budget on by default.
+DEFAULT_MAX_ENTRIES_2026_9 = 5000
+DEFAULT_ARCHIVE_DASHBOARD_AFTER_MS = 7 * 86_400_000
+DEFAULT_MAX_DISK_BYTES_2026_9 = 10 * 1024 ** 3
+
+
+@dataclass(frozen=True)
+class SqliteEraSettings:
+    """`session.maintenance` as OpenClaw 2026.9.6 resolves it."""
+
+    mode: str
+    prune_after_ms: int
+    archive_dashboard_after_ms: int | None
+    max_entries: int
+    model_run_prune_after_ms: int
+    preserve_recent_ms: int | None
+    max_disk_bytes: int | None
+    high_water_bytes: int | None
+
+
+def _archive_dashboard_after(raw) -> int | None:
+    if raw is False or (raw == 0 and not isinstance(raw, bool)):
+        return None
+    parsed = _duration(raw, DEFAULT_ARCHIVE_DASHBOARD_AFTER_MS)
+    return parsed if parsed > 0 else None
+
+
+def _preserve_recent(raw) -> int | None:
+    from openclaw_cli.config.units import parse_duration_ms
+
+    if raw is False or raw is None:
+        return None
+    try:
+        return parse_duration_ms(_stringified(raw) or "", default_unit="d")
+    except ValueError:
+        return None
+
+
+def _max_disk_bytes_2026_9(raw) -> int | None:
+    if raw is False:
+        return None
+    if not _stringified(raw):
+        return DEFAULT_MAX_DISK_BYTES_2026_9
+    parsed = _bytes(raw)
+    return parsed if parsed is not None and parsed > 0 else None
+
+
+def _high_water_2026_9(raw, max_bytes: int | None) -> int | None:
+    if max_bytes is None:
+        return None
+    default = _default_high_water(max_bytes)
+    if not _stringified(raw):
+        return default
+    parsed = _bytes(raw)
+    if parsed is None:
+        return default
+    return min(parsed, max_bytes) if parsed > 0 else default
+
+
+def resolve_maintenance_sqlite_era(section) -> SqliteEraSettings:
+    """2026.9.6's settings: `pruneAfter` archives (30d), `archiveDashboardAfter` (7d),
+    `maxEntries` 5000, `preserveRecent` (off), `maxDiskBytes` 10gb unless false or 0."""
+    m = section if isinstance(section, dict) else {}
+    max_bytes = _max_disk_bytes_2026_9(m.get("maxDiskBytes"))
+    mode = m.get("mode")
+    max_entries = m.get("maxEntries")
+    return SqliteEraSettings(
+        mode=mode if mode is not None else "enforce",
+        prune_after_ms=_duration(m.get("pruneAfter"), DEFAULT_PRUNE_AFTER_MS),
+        archive_dashboard_after_ms=_archive_dashboard_after(m.get("archiveDashboardAfter")),
+        max_entries=max_entries if max_entries is not None else DEFAULT_MAX_ENTRIES_2026_9,
+        model_run_prune_after_ms=MODEL_RUN_PRUNE_AFTER_MS,
+        preserve_recent_ms=_preserve_recent(m.get("preserveRecent")),
+        max_disk_bytes=max_bytes,
+        high_water_bytes=_high_water_2026_9(m.get("highWaterBytes"), max_bytes),
+    )

@@ -33,21 +33,26 @@ def stderr_line(text: str) -> None:
 
 def warn(message: str) -> None:
     """A `warning:` line on standard error."""
-    stderr_line(f"warning: {message}")
+    stderr_line(f"warning: {for_stderr(message)}")
 
 
 def note(message: str) -> None:
     """A `note:` line on standard error."""
-    stderr_line(f"note: {message}")
+    stderr_line(f"note: {for_stderr(message)}")
 
 
 def hint(message: str) -> None:
     """A `hint:` line on standard error."""
-    stderr_line(f"hint: {message}")
+    stderr_line(f"hint: {for_stderr(message)}")
 
 
 def error_line(text: str) -> None:
-    """An error line on standard error, red at a terminal, lone surrogates as U+FFFD."""
+    """An error line on standard error, lone surrogates as U+FFFD; at a terminal `error: ` first (in
+    the style of the `warning:`/`note:`/`hint:` lines) and red when colour is on. Piped: the text as it is
+    (OpenClaw's words, byte for byte)."""
+    text = for_stderr(text)
+    if getattr(sys.stderr, "isatty", lambda: False)() and not text.lower().startswith("error"):
+        text = f"error: {text}"
     if color_enabled(sys.stderr):
         text = ansi_style("error", text)
     stderr_line(printable(text))
@@ -121,6 +126,20 @@ def ansi_background(rgb: tuple[int, int, int], text: str) -> str:
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def terminal_safe(text: str) -> str:
+    """Control characters (ESC, BEL, CR, C1, ...; not tab or newline) shown as `\\x1b` escapes, so that a
+    session key or label carrying them cannot move the cursor or recolour the terminal."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def for_stderr(text: str) -> str:
+    """`text` as our stderr lines print it: escapes made visible at a terminal (piped: as it is)."""
+    return terminal_safe(text) if getattr(sys.stderr, "isatty", lambda: False)() else text
 
 
 def printable(text: str) -> str:

@@ -120,7 +120,10 @@ def _shrink(columns: Sequence[Column], shown: list[int], excess: int) -> None:
 def fitted_lines(columns: Sequence[Column], rows: Sequence[Sequence[str]], styles: Sequence[Sequence[str | None]],
                  total: int, style: Callable[[str, str], str], gap: int = 1) -> list[str]:
     """The header and one line per row, cells cut and padded to the fitted widths, styled, never wider
-    than `total` columns."""
+    than `total` columns. Control characters in cells are shown as escapes, never obeyed."""
+    from openclaw_cli.ui.console import terminal_safe
+
+    rows = [[terminal_safe(cell) for cell in row] for row in rows]
     shown = fit(columns, rows, total, gap)
     heading = [columns[i].header for i in shown]
     out = [style("heading", _join([end_cut(h, columns[i].width) for h, i in zip(heading, shown)],

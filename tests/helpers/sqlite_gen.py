@@ -1,0 +1,105 @@
+"""SQLite-era states made by a real 2026.9.6 Gateway: sessions of the kinds cleanup tells apart, each
+written by real `chat.send` turns against a loopback model, then the Gateway stopped cleanly.
+
+The state is made once; tests copy it (`copy_state`) and move its age by running both CLIs under a
+moved clock (libfaketime, `clock_env`), so no date is hard-coded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import uuid
+from pathlib import Path
+from typing import Any
+
+from helpers import refbin
+from helpers.gateway import RunningGateway, start_gateway
+from helpers.state import write_config
+
+FAKETIME_LIB = Path("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1")
+READY_TIMEOUT_S = 240.0
+
+# Keys of every kind 2026.9.6's maintenance treats apart (`{run}` is a fresh UUID).
+KEYS = (
+    "agent:main:main",                          # primary: protected
+    "agent:main:dashboard:board-1",             # archived when stale (archiveDashboardAfter)
+    "agent:main:explicit:model-run-{run}",      # a model-run probe: deleted, only above the cap
+    "agent:main:cron:nightly",                  # synthetic: deleted instead of archived
+    "agent:main:hook:inbox",                    # synthetic
+    "agent:main:notes-a",                       # durable: archived by age or by the cap
+    "agent:main:notes-b",
+    "agent:main:notes-c",
+    "agent:main:direct:peer-7",                 # a direct DM: protected, retired by --fix-dm-scope
+    "agent:main:telegram:group:555",            # a group: protected
+    "agent:main:slack:channel:c1:thread:42",    # a thread: protected
+)
+LABELS = {"agent:main:notes-c": "Keep notes", "agent:main:dashboard:board-1": "Board"}
+EMPTY_KEY = "agent:main:empty-draft"  # a row made by sessions.patch alone: no transcript messages
+
+
+def model_config(base_url: str) -> dict[str, Any]:
+    """The fixture generator's model setup: a custom OpenAI-compatible provider at the loopback model."""
+    return {
+        "agents": {"defaults": {"model": {"primary": "fake/fake-model"}}},
+        "models": {"mode": "merge", "providers": {"fake": {
+            "baseUrl": base_url, "apiKey": "fake-local", "api": "openai-completions", "timeoutSeconds": 60,
+            "models": [{"id": "fake-model", "name": "Fake", "reasoning": False, "input": ["text"],
+                        "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0},
+                        "contextWindow": 128000, "maxTokens": 4096}]}}},
+    }
+
+
+def _connection(gateway: RunningGateway, method: str, home: Path):
+    from openclaw_cli.gateway.rpc import connection_for
+
+    env = {"HOME": str(home), **gateway.client_env(), "OPENCLAW_GATEWAY_TOKEN": gateway.secret or ""}
+    return connection_for(method, env, cfg={})
+
+
+def generate(base: Path, llm_base_url: str) -> tuple[Path, list[str]]:
+    """Drive a 2026.9.6 Gateway under `base` and stop it; (the state's home, the keys written)."""
+    from openclaw_cli.gateway.rpc import call, chat_send
+
+    write_config(base / "home" / ".openclaw", model_config(llm_base_url))
+    gateway = start_gateway(base, auth="token", version=refbin.SQLITE_ERA_VERSION, ready_timeout=READY_TIMEOUT_S)
+    keys = [key.format(run=uuid.uuid4()) for key in KEYS]
+    client_home = base / "client"
+    write_config(client_home / ".openclaw", {})
+    try:
+        sender = _connection(gateway, "chat.send", client_home)
+        for i, key in enumerate(keys):
+            result = chat_send({"sessionKey": key, "message": f"hello {i}: please say something short"},
+                               connection=sender, timeout_ms=120_000)
+            assert result.final is not None and result.final.get("state") == "final", (key, result.final)
+        patcher = _connection(gateway, "sessions.patch", client_home)
+        for key, label in LABELS.items():
+            call("sessions.patch", {"key": key, "label": label}, connection=patcher)
+        call("sessions.patch", {"key": EMPTY_KEY, "label": "Draft"}, connection=patcher)
+    finally:
+        gateway.stop()
+    (base / "keys.json").write_text(json.dumps(keys))
+    return gateway.home, keys
+
+
+def copy_state(source_home: Path, home: Path) -> Path:
+    """A fresh copy of a generated state under `home`; returns the state folder."""
+    state = home / ".openclaw"
+    shutil.copytree(source_home / ".openclaw", state, symlinks=True,
+                    ignore=shutil.ignore_patterns("cache", "logs", "tmp", "plugin-skills"))
+    return state
+
+
+def _faketime_lib() -> str:
+    """The libfaketime the suite already runs under, else the system's."""
+    preload = [part for part in os.environ.get("LD_PRELOAD", "").split(":") if "faketime" in part]
+    return preload[0] if preload else str(FAKETIME_LIB)
+
+
+def clock_env(offset: str | None) -> dict[str, str]:
+    """Both CLIs' clock moved by `offset` (`+40d`) from the real one, monotonic time left alone;
+    nothing for None (the suite's own clock, if any, then applies)."""
+    if not offset:
+        return {}
+    return {"FAKETIME": offset, "FAKETIME_DONT_FAKE_MONOTONIC": "1", "LD_PRELOAD": _faketime_lib()}
