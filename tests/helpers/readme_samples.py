@@ -25,7 +25,7 @@ from pathlib import Path
 from helpers import clock, health
 from helpers.cleanup import DAY_MS, write_store
 from helpers.cli import run, run_in_pty
-from helpers.refbin import run_ours
+from helpers.refbin import clock_env, run_ours
 from helpers.sqlite_state import copy_real_96
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -213,7 +213,8 @@ def _output(args: list[str], home: Path, options: dict[str, str]) -> str:
     """What one run prints: at a pseudo-terminal of `pty` columns, or piped (in this process, or in
     a child whose clock is `clock` when the sample fixes one); stdout, then stderr. No Gateway is
     reached (a port nothing listens on), whatever runs on this machine."""
-    env = {**NO_GATEWAY, **(_faketime(options["clock"]) if "clock" in options else {})}
+    # the clock the sample fixes, else the one this process runs under (the suite's own, if moved)
+    env = {**NO_GATEWAY, **(_faketime(options["clock"]) if "clock" in options else clock_env())}
     if "pty" in options:
         return run_in_pty(args, home, env={"COLUMNS": options["pty"], "TERM": "xterm", "NO_COLOR": "1",
                                            "LANG": "C.UTF-8", "TZ": "UTC", **env})
