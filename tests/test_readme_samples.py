@@ -16,6 +16,10 @@ def test_every_console_block_is_marked_as_a_checked_sample_or_says_why_it_is_not
 
 def test_most_samples_are_checked_and_every_checked_one_names_a_known_state_and_runs_commands():
     assert len(CHECKED) >= 12
+    for sample in readme_samples.samples(README):
+        if sample.options and "unchecked" not in sample.options:
+            assert set(sample.options) <= {"state", "pty", "head", "clock", "command"}, sample.options
+            assert sample.checked, sample.options
     for sample in CHECKED:
         assert sample.options["state"] in readme_samples.STATES, sample.name
         assert sample.commands(), sample.name
