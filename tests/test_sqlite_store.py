@@ -177,3 +177,36 @@ def test_committed_rows_still_in_the_wal_are_read_while_a_writer_holds_its_lock(
         writer.execute("ROLLBACK")
     finally:
         writer.close()
+
+
+def test_asking_which_store_an_agent_has_changes_no_file_while_its_wal_holds_frames(state):
+    """A Gateway stopped under load may leave frames in the WAL: the probe still leaves -shm as it was."""
+    import apsw
+
+    db = agent_db(state)
+    writer = apsw.Connection(str(db))
+    try:
+        writer.execute("PRAGMA wal_autocheckpoint = 0")
+        writer.execute("UPDATE session_nodes SET updated_at = updated_at + 1 WHERE session_key = 'agent:main:main'")
+        assert os.path.getsize(f"{db}-wal") > 0
+        before = folder_digest(state)
+        assert era.detect({}, _target(state, "main")).in_sqlite
+        assert folder_digest(state) == before
+    finally:
+        writer.close()
+
+
+def test_a_database_whose_schema_is_only_in_its_wal_is_still_found(tmp_path):
+    import apsw
+
+    db = tmp_path / "agents" / "main" / "agent" / "openclaw-agent.sqlite"
+    db.parent.mkdir(parents=True)
+    writer = apsw.Connection(str(db))
+    try:
+        writer.execute("PRAGMA journal_mode = WAL")
+        writer.execute("PRAGMA wal_autocheckpoint = 0")
+        writer.execute("CREATE TABLE session_nodes (session_key TEXT PRIMARY KEY)")
+        assert os.path.getsize(f"{db}-wal") > 0
+        assert era.has_session_tables(str(db))
+    finally:
+        writer.close()

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from openclaw_cli.config import paths
 from openclaw_cli.config.agents import Target, normalize_agent_id
-from openclaw_cli.store.sqlite.connection import AGENT_DB_FILENAME, BUSY_TIMEOUT_MS, ro_uri
+from openclaw_cli.store.sqlite.connection import AGENT_DB_FILENAME, BUSY_TIMEOUT_MS, ro_uri, wal_bytes
 
 SQLITE = "sqlite"
 FILES = "files"
@@ -88,37 +88,47 @@ def agent_db_path(cfg: Mapping[str, Any] | None, target: Target, env: Mapping[st
 
 def has_session_tables(path: str) -> bool:
     """The file is an SQLite database holding `session_nodes` (one that cannot be read counts, so
-    that reading it reports why instead of falling back to an empty file-era store)."""
+    that reading it reports why instead of falling back to an empty file-era store).
+
+    Asking changes no file: the main file is probed immutable (the table is there once the Gateway
+    has checkpointed its schema, as it has in any database it has run on); only when it is not and the
+    `-wal` holds frames is the WAL read, from a private copy (store/sqlite/inspect.py)."""
     import apsw
 
     if not os.path.isfile(path):
         return False
+    uri = ro_uri(path)
+    if "immutable=1" not in uri:
+        uri += "&immutable=1"
     try:
-        conn = apsw.Connection(ro_uri(path), flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+        conn = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
     except apsw.Error:
         return True
     try:
         conn.set_busy_timeout(BUSY_TIMEOUT_MS)
-        rows = list(conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'session_nodes'"))
-        return bool(rows)
+        if list(conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'session_nodes'")):
+            return True
     except apsw.NotADBError:
         return False
     except apsw.Error:
         return True
     finally:
         conn.close()
+    if wal_bytes(path) == 0:
+        return False
+    from openclaw_cli.store.sqlite.inspect import has_session_tables_untouched
+
+    return has_session_tables_untouched(path)
 
 
-def detect(cfg: Mapping[str, Any] | None, target: Target, env: Mapping[str, str] | None = None,
-           has_tables: Callable[[str], bool] = has_session_tables) -> AgentStore:
+def detect(cfg: Mapping[str, Any] | None, target: Target, env: Mapping[str, str] | None = None) -> AgentStore:
     """The one answer to "which store does this agent have?". A store path inside
-    `agents/<id>/` names agent `<id>` (as OpenClaw maps an explicit `--store`). `has_tables` asks
-    the database (doctor passes one that leaves even `-shm` untouched)."""
+    `agents/<id>/` names agent `<id>` (as OpenClaw maps an explicit `--store`). Asking changes no file."""
     agent_dir = _path_agent_dir(target.store_path)
     if agent_dir is not None:
         target = Target(normalize_agent_id(os.path.basename(agent_dir)), target.store_path)
     db = agent_db_path(cfg, target, env)
-    in_db = has_tables(db)
+    in_db = has_session_tables(db)
     in_files = os.path.lexists(target.store_path)
     era = BOTH if in_db and in_files else SQLITE if in_db else FILES if in_files else NONE
     return AgentStore(target.agent_id, era, target.store_path, db)

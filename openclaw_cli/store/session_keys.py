@@ -14,10 +14,9 @@ def session_keys(cfg: Mapping[str, Any] | None, agent: str | None = None,
     sessions.json; none when it has no store."""
     from openclaw_cli.config.agents import resolve_session_store_targets
     from openclaw_cli.store import era
-    from openclaw_cli.store.sqlite.inspect import has_session_tables_untouched
 
     target = resolve_session_store_targets(cfg, agent=agent, env=env)[0]
-    found = era.detect(cfg, target, env, has_tables=has_session_tables_untouched)
+    found = era.detect(cfg, target, env)
     if found.in_sqlite:
         return _database_keys(found.sqlite_path)
     if found.era == era.NONE:

@@ -66,9 +66,8 @@ def _sqlite_finding(ctx: DoctorContext, target) -> Finding | None:
     """An agent whose sessions are in its SQLite database (OpenClaw 2026.8+): said here, checked by
     core/doctor/session-sqlite and core/doctor/session-sqlite-migration."""
     from openclaw_cli.store import era
-    from openclaw_cli.store.sqlite.inspect import has_session_tables_untouched
 
-    found = era.detect(ctx.cfg, target, ctx.env, has_tables=has_session_tables_untouched)
+    found = era.detect(ctx.cfg, target, ctx.env)
     if not found.in_sqlite:
         return None
     also = f" (a sessions.json is left beside it: {found.sessions_json})" if found.era == era.BOTH else ""
