@@ -63,12 +63,7 @@ def dry_run_lines(cfg: Mapping, preview: Preview, now_ms: int, show_agent: bool,
     out.append(f"Would prune stale model-run probes: {s['modelRunPruned']}")
     out.append(f"Would prune stale: {s['pruned']}")
     out.append(f"Would cap overflow: {s['capped']}")
-    if s["unreferencedArtifacts"]["scannedFiles"]:
-        out.append(f"Would prune unreferenced artifacts: {s['unreferencedArtifacts']['removedFiles']}")
-    disk = s["diskBudget"]
-    if disk:
-        out.append(f"Would enforce disk budget: {disk['totalBytesBefore']} -> {disk['totalBytesAfter']} bytes "
-                   f"(files {disk['removedFiles']}, entries {disk['removedEntries']})")
+    out.extend(artifact_and_budget_lines(s))
     rows = action_rows(preview)
     if screen is not None:
         out = [line for text in out for line in fit_text(text, screen.width)]
@@ -191,6 +186,18 @@ def action_rows(preview: Preview) -> list[tuple[str, dict, str]]:
     store = preview.before_store
     ordered = sorted(store, key=lambda k: -(store[k].get("updatedAt") or 0))
     return [(k, store[k], preview.action(k)) for k in ordered]
+
+
+def artifact_and_budget_lines(s: Mapping) -> list[str]:
+    """The dry run's unreferenced-artifact and disk-budget lines of a store summary."""
+    out: list[str] = []
+    if s["unreferencedArtifacts"]["scannedFiles"]:
+        out.append(f"Would prune unreferenced artifacts: {s['unreferencedArtifacts']['removedFiles']}")
+    disk = s["diskBudget"]
+    if disk:
+        out.append(f"Would enforce disk budget: {disk['totalBytesBefore']} -> {disk['totalBytesAfter']} bytes "
+                   f"(files {disk['removedFiles']}, entries {disk['removedEntries']})")
+    return out
 
 
 KEPT_ACTIONS = frozenset(("keep", "repair-session-file"))

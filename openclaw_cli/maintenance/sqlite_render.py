@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from openclaw_cli.maintenance.render import label_summary_lines
+from openclaw_cli.maintenance.render import artifact_and_budget_lines, label_summary_lines
 from openclaw_cli.maintenance.sqlite_plan import SqlitePreview
 from openclaw_cli.ui import boxtable
 
@@ -24,13 +24,7 @@ def count_lines(s: Mapping, show_agent: bool) -> list[str]:
             f"Would archive inactive sessions: {s['archived']}",
             f"Would archive cap overflow: {s['capArchived']}",
             f"Would prune stale: {s['pruned']}", f"Would cap overflow: {s['capped']}"]
-    if s["unreferencedArtifacts"]["scannedFiles"]:
-        out.append(f"Would prune unreferenced artifacts: {s['unreferencedArtifacts']['removedFiles']}")
-    disk = s["diskBudget"]
-    if disk:
-        out.append(f"Would enforce disk budget: {disk['totalBytesBefore']} -> {disk['totalBytesAfter']} bytes "
-                   f"(files {disk['removedFiles']}, entries {disk['removedEntries']})")
-    return out
+    return out + artifact_and_budget_lines(s)
 
 
 def action_rows(preview: SqlitePreview) -> list[tuple[str, dict, str]]:

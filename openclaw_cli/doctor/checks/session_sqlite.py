@@ -95,19 +95,6 @@ class SessionSqliteCheck(Check):
         return out
 
     def run(self, ctx: DoctorContext, report: Report) -> None:
+        from openclaw_cli.doctor.support.notes import report_findings
+
         report_findings(ctx, report, self.title, self.id, self.detect(ctx))
-
-
-def report_findings(ctx: DoctorContext, report: Report, title: str, check_id: str,
-                    findings: list[Finding]) -> None:
-    """One note: a row per finding with its path and its fix."""
-    if not findings:
-        return
-    lines = []
-    for f in findings:
-        lines.append(f"- {f.message} ({ctx.display(f.path or '')})")
-        if f.fix_hint:
-            lines.append(f"  Fix: {f.fix_hint}")
-    kind = "error" if any(f.severity == "error" for f in findings) else \
-        "warning" if any(f.severity == "warning" for f in findings) else "note"
-    report.note(title, lines, check_id=check_id, findings=findings, kind=kind)

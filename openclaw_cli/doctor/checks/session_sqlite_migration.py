@@ -67,6 +67,6 @@ class SessionSqliteMigrationCheck(Check):
         return out
 
     def run(self, ctx: DoctorContext, report: Report) -> None:
-        from openclaw_cli.doctor.checks.session_sqlite import report_findings
+        from openclaw_cli.doctor.support.notes import report_findings
 
         report_findings(ctx, report, self.title, self.id, self.detect(ctx))

@@ -128,17 +128,12 @@ class SessionStoreCheck(Check):
         return out
 
     def run(self, ctx: DoctorContext, report: Report) -> None:
+        from openclaw_cli.doctor.support.notes import report_findings
+
         findings = self.detect(ctx)
         if not findings:
             return
-        lines = []
-        for f in findings:
-            lines.append(f"- {f.message} ({ctx.display(f.path or '')})")
-            if f.fix_hint:
-                lines.append(f"  Fix: {f.fix_hint}")
-        kind = "error" if any(f.severity == "error" for f in findings) else \
-            "warning" if any(f.severity == "warning" for f in findings) else "note"
-        report.note("Session store", lines, check_id=self.id, findings=findings, kind=kind)
+        report_findings(ctx, report, "Session store", self.id, findings)
         for f in findings:
             if f.severity == "warning" and f.path:
                 report.step(_cmd(f.path, "--dry-run"))
