@@ -40,7 +40,7 @@ def _both(tmp_path: Path, make_state, argv: list[str], maintenance: dict | None,
         home = tmp_path / name
         _with_maintenance(make_state(home), maintenance)
         homes.append(home)
-    env = sqlite_gen.clock_env(offset)
+    env = sqlite_gen.clock_env_from(offset)  # one starting instant: both print the same ages
     args = [a.format(home="{home}") for a in argv]
     ref = refbin.run_reference([a.format(home=homes[0]) for a in args], homes[0], env, version=VERSION)
     ours = refbin.run_ours([a.format(home=homes[1]) for a in args], homes[1], env)

@@ -12,7 +12,6 @@ command="openclaw ..." -->` is that one command's output alone.
 
 from __future__ import annotations
 
-import glob
 import json
 import re
 import secrets
@@ -25,7 +24,7 @@ from pathlib import Path
 from helpers import clock, health
 from helpers.cleanup import DAY_MS, write_store
 from helpers.cli import run, run_in_pty
-from helpers.refbin import clock_env, run_ours
+from helpers.refbin import clock_env, faketime_lib, run_ours
 from helpers.sqlite_state import copy_real_96
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -36,7 +35,6 @@ STAMP = re.compile(r"\.(bak|rejected)\.\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z")
 NO_GATEWAY = {"OPENCLAW_GATEWAY_PORT": "1"}
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 FIXED_STAMP = "2026-12-02T06-00-00.000Z"
-FAKETIME_GLOB = "/usr/lib/*/faketime/libfaketime.so.1"
 
 
 @dataclass
@@ -195,11 +193,7 @@ def _scratch_home() -> Path:
 
 def _faketime(moment: str) -> dict[str, str]:
     """libfaketime's settings for a child process whose clock starts at `moment` (UTC)."""
-    found = sorted(glob.glob(FAKETIME_GLOB))
-    if not found:
-        raise RuntimeError("libfaketime is not installed: run scripts/test, which installs it "
-                           "(apt-get install libfaketime)")
-    return {"FAKETIME": f"@{moment.replace('T', ' ')}", "LD_PRELOAD": found[0], "TZ": "UTC"}
+    return {"FAKETIME": f"@{moment.replace('T', ' ')}", "LD_PRELOAD": faketime_lib(), "TZ": "UTC"}
 
 
 def _shown(output: str, head: int | None) -> list[str]:

@@ -75,6 +75,28 @@ def clock_env() -> dict[str, str]:
     return env
 
 
+FAKETIME_GLOB = "/usr/lib/*/faketime/libfaketime.so.1"
+
+
+def faketime_lib() -> str:
+    """The libfaketime the suite already runs under, else the system's (scripts/install-test-tools.sh
+    installs it); a clear error when there is none."""
+    preload = [part for part in os.environ.get("LD_PRELOAD", "").split(":") if "faketime" in part]
+    if preload:
+        return preload[0]
+    found = sorted(glob.glob(FAKETIME_GLOB))
+    if not found:
+        raise RuntimeError("libfaketime is not installed: run scripts/test, which installs it "
+                           "(apt-get install libfaketime)")
+    return found[0]
+
+
+def faketime_env(spec: str) -> dict[str, str]:
+    """A child process's clock set by libfaketime's FAKETIME `spec` (`+40d` moved, `@2026-12-01 12:00:00`
+    starting there, `2026-12-01 12:00:00` stopped there), monotonic time left alone."""
+    return {"FAKETIME": spec, "FAKETIME_DONT_FAKE_MONOTONIC": "1", "LD_PRELOAD": faketime_lib()}
+
+
 def clean_env(home: Path | str, extra: dict[str, str] | None = None) -> dict[str, str]:
     """An environment that points every OpenClaw path at a scratch home and nothing else."""
     env = {

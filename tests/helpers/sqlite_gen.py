@@ -8,7 +8,6 @@ moved clock (libfaketime, `clock_env`), so no date is hard-coded.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import uuid
 from pathlib import Path
@@ -18,7 +17,6 @@ from helpers import refbin
 from helpers.gateway import RunningGateway, start_gateway
 from helpers.state import write_config
 
-FAKETIME_LIB = Path("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1")
 READY_TIMEOUT_S = 240.0
 
 # Keys of every kind 2026.9.6's maintenance treats apart (`{run}` is a fresh UUID).
@@ -91,15 +89,19 @@ def copy_state(source_home: Path, home: Path) -> Path:
     return state
 
 
-def _faketime_lib() -> str:
-    """The libfaketime the suite already runs under, else the system's."""
-    preload = [part for part in os.environ.get("LD_PRELOAD", "").split(":") if "faketime" in part]
-    return preload[0] if preload else str(FAKETIME_LIB)
-
-
 def clock_env(offset: str | None) -> dict[str, str]:
     """Both CLIs' clock moved by `offset` (`+40d`) from the real one, monotonic time left alone;
     nothing for None (the suite's own clock, if any, then applies)."""
-    if not offset:
-        return {}
-    return {"FAKETIME": offset, "FAKETIME_DONT_FAKE_MONOTONIC": "1", "LD_PRELOAD": _faketime_lib()}
+    return refbin.faketime_env(offset) if offset else {}
+
+
+def clock_env_from(offset: str | None) -> dict[str, str]:
+    """A clock stopped at one instant (a few seconds from now, moved by `offset` days) for every
+    process given it, so that two runs one after the other print the same ages."""
+    import math
+    import time
+    from datetime import datetime, timezone
+
+    shift = 0 if not offset else int(offset.strip("+d")) * 86_400
+    start = datetime.fromtimestamp(math.ceil(time.time()) + 2 + shift, tz=timezone.utc)
+    return {**refbin.faketime_env(start.strftime("%Y-%m-%d %H:%M:%S")), "TZ": "UTC"}
