@@ -11,6 +11,7 @@ from openclaw_cli.listing.context_tokens import ContextDefaults
 from openclaw_cli.listing.rows import SessionRow
 from openclaw_cli.ui import boxtable
 from openclaw_cli.ui.cells import format_time_ago
+from openclaw_cli.ui.width import clusters
 
 _FLAG_FIELDS = (
     ("thinkingLevel", "think:"), ("verboseLevel", "verbose:"), ("traceLevel", "trace:"),
@@ -98,7 +99,7 @@ def entry_flags(entry: Mapping, policy_key: str | None = None) -> str:
 def key_label(key: str) -> str:
     """`truncateSessionKey`: more than 26 characters → the first 16, `...`, the last 6."""
     label = sanitize_terminal_text(key)
-    chars = boxtable._graphemes(label)
+    chars = clusters(label)
     return label if len(chars) <= 26 else "".join(chars[:16]) + "..." + "".join(chars[-6:])
 
 

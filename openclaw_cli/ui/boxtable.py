@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import re
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+
+from openclaw_cli.ui.width import clusters, text_width
 
 DEFAULT_WIDTH = 120  # a table's width when stdout is not a terminal
 MIN_WIDTH = 60
@@ -35,27 +36,6 @@ def table_width(stream) -> int:
     return max(MIN_WIDTH, DEFAULT_WIDTH)
 
 
-def char_width(ch: str) -> int:
-    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf") or ch == "\u200d":
-        return 0
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-
-
-def visible_width(text: str) -> int:
-    return sum(char_width(ch) for ch in text)
-
-
-def _graphemes(text: str) -> list[str]:
-    """Characters with their combining marks and joined sequences (close to Intl.Segmenter)."""
-    out: list[str] = []
-    for ch in text:
-        if out and (char_width(ch) == 0 or out[-1].endswith("\u200d")) and ch not in "\r\n":
-            out[-1] += ch
-        else:
-            out.append(ch)
-    return out
-
-
 class _Wrap:
     """The state of one `wrapLine` pass."""
 
@@ -74,7 +54,7 @@ class _Wrap:
             self.lines.append("".join(left).rstrip())
             self.line_out = True
         del self.buf[:len(left)]
-        self.visible = sum(visible_width(t) for t in self.buf)
+        self.visible = sum(text_width(t) for t in self.buf)
         self.last_break = None
 
     def accept(self, ch: str) -> None:
@@ -86,7 +66,7 @@ class _Wrap:
             self.flush(len(self.buf))
             self.line_out = False
             return
-        w = visible_width(ch)
+        w = text_width(ch)
         if self.visible + w > self.width and self.visible > 0:
             self.flush(self.last_break)
             if self.visible + w > self.width and self.visible > 0:
@@ -105,7 +85,7 @@ def wrap_cell(text: str, width: int) -> list[str]:
     a run with no break is cut at the width; leading spaces of a wrapped line are dropped."""
     if width <= 0 or (len(text) <= width and _PLAIN.fullmatch(text)):
         return [text]
-    graphemes = _graphemes(text)
+    graphemes = clusters(text)
     if not graphemes:
         return [text]
     state = _Wrap(width)
@@ -171,8 +151,8 @@ def render(columns: Sequence[Column], rows: Sequence[Mapping[str, tuple[str, str
            style: Styler, home: str | None = None, home_prefix: str = "~") -> list[str]:
     """The table's lines. Each cell is (text, style name); the header cells take `heading`."""
     cells = [{k: (replace_home(t, home, home_prefix), s) for k, (t, s) in row.items()} for row in rows]
-    header_w = [visible_width(c.header) for c in columns]
-    widths = [max(3, max([header_w[i]] + [visible_width(r.get(c.key, ("", None))[0]) for r in cells]) + 2)
+    header_w = [text_width(c.header) for c in columns]
+    widths = [max(3, max([header_w[i]] + [text_width(r.get(c.key, ("", None))[0]) for r in cells]) + 2)
               for i, c in enumerate(columns)]
     _fit(widths, columns, [max(3, w + 2) for w in header_w], width)
 
@@ -187,7 +167,7 @@ def render(columns: Sequence[Column], rows: Sequence[Mapping[str, tuple[str, str
             for i, pieces in enumerate(wrapped):
                 piece = pieces[li] if li < len(pieces) else ""
                 inner = max(1, widths[i] - 2)
-                pad = max(0, inner - visible_width(piece))
+                pad = max(0, inner - text_width(piece))
                 name = values[i][1]
                 shown = style(name, piece) if piece and name else piece
                 parts.append(f" {shown}{' ' * pad} ")

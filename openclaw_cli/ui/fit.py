@@ -6,7 +6,7 @@ import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from openclaw_cli.ui.boxtable import _graphemes, visible_width
+from openclaw_cli.ui.width import clusters, text_width
 
 ELLIPSIS = "…"
 
@@ -23,13 +23,13 @@ def terminal_columns(stream) -> int | None:
 
 def width_of(text: str) -> int:
     """Columns the terminal gives `text` (wide characters take two, combining marks none)."""
-    return visible_width(text)
+    return text_width(text)
 
 
 def _take(graphemes: Sequence[str], width: int) -> list[str]:
     out, used = [], 0
     for g in graphemes:
-        w = visible_width(g)
+        w = text_width(g)
         if used + w > width:
             break
         out.append(g)
@@ -43,7 +43,7 @@ def end_cut(text: str, width: int) -> str:
         return text
     if width <= 0:
         return ""
-    return "".join(_take(_graphemes(text), width - 1)) + ELLIPSIS
+    return "".join(_take(clusters(text), width - 1)) + ELLIPSIS
 
 
 def middle_cut(text: str, width: int) -> str:
@@ -52,10 +52,10 @@ def middle_cut(text: str, width: int) -> str:
         return text
     if width <= 1:
         return end_cut(text, width)
-    graphemes = _graphemes(text)
+    graphemes = clusters(text)
     room = width - 1
     head = _take(graphemes, (room + 1) // 2)
-    tail = _take(graphemes[::-1], room - sum(visible_width(g) for g in head))[::-1]
+    tail = _take(graphemes[::-1], room - sum(text_width(g) for g in head))[::-1]
     return "".join(head) + ELLIPSIS + "".join(tail)
 
 
