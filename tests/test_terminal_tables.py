@@ -10,6 +10,8 @@ from helpers.cleanup import DAY_MS, cli, now_ms, write_store
 from helpers.cli import run_in_pty
 from rich.cells import cell_len
 
+from openclaw_cli.ui.width import text_width
+
 pytestmark = pytest.mark.usefixtures("at_home")
 
 UUID_KEY = "agent:main:subagent:21615022-409a-4a78-909f-f4976a8a43ef"
@@ -98,6 +100,17 @@ def test_an_emoji_or_cjk_key_keeps_the_columns_aligned(home, args, header, colum
               zip(rows, ["Age"] + [re.search(r"(\d+[mhd] ago|just now)", r).group(1) for r in rows[1:]])]
     assert len(set(age_at)) == 1, "\n".join(rows)
     assert any("🦞" in row for row in rows)
+
+
+@pytest.mark.parametrize("args,header", [(["sessions"], "Kind"), (["sessions", "cleanup", "--dry-run"], "Action")])
+def test_a_joined_emoji_key_keeps_the_columns_aligned_as_the_terminal_draws_it(home, args, header):
+    family = "agent:main:telegram:group:\U0001F468\u200d\U0001F469\u200d\U0001F467-family"
+    write_store(home, {**entries(now_ms()), family: {"sessionId": "s6", "updatedAt": now_ms() - 50 * DAY_MS}})
+    rows = table_rows(terminal(home, args, 200), header)
+    age_at = [text_width(line[:line.index(word)]) for line, word in
+              zip(rows, ["Age"] + [re.search(r"(\d+[mhd] ago|just now)", r).group(1) for r in rows[1:]])]
+    assert len(set(age_at)) == 1, "\n".join(rows)
+    assert any(family in row for row in rows)
 
 
 def test_a_5000_character_label_never_makes_a_summary_line_wider_than_the_window(home):
