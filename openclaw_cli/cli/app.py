@@ -146,13 +146,13 @@ def main(argv: list[str] | None = None) -> None:
             console.hint(err.hint)
         sys.exit(err.exit_code)
     except click_exc.ClickException as exc:
-        exc.show()
+        _usage_error(exc)
         sys.exit(exc.exit_code)
     except typer.Abort:
-        sys.stderr.write("aborted\n")
+        console.error_line("aborted", ours=True)
         sys.exit(1)
     except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
+        console.error_line("interrupted", ours=True)
         sys.exit(130)
     except BrokenPipeError:
         _discard_unwritable_stdout(force=True)
@@ -160,7 +160,8 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as exc:
         if console.log_level() == "debug":
             raise
-        sys.stderr.write(f"openclaw: unexpected error: {type(exc).__name__}: {exc}\n")
+        console.error_line(f"unexpected error: {type(exc).__name__}: {exc}", ours=True)
+        console.hint("run it again with --log-level debug for the traceback")
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
 
@@ -177,11 +178,28 @@ def _hand_off_foreign(args: list[str]) -> None:
         try:
             overlay.hand_off(upstream, args)
         except OSError as exc:
-            sys.stderr.write(f"openclaw: cannot run OpenClaw's CLI at {upstream}: {exc.strerror or exc}\n")
+            _plain_error(f"cannot run OpenClaw's CLI at {upstream}: {exc.strerror or exc}")
             sys.exit(1)
     if command.split()[0] in overlay.OPENCLAW_COMMANDS:
-        sys.stderr.write(overlay.missing_message(command) + "\n")
+        _plain_error(overlay.missing_message(command))
         sys.exit(2)
+
+
+def _plain_error(message: str) -> None:
+    """An `error:` line before any of our settings are read (the hand-off happens first)."""
+    sys.stderr.write(f"error: {message}\n")
+
+
+def _usage_error(exc) -> None:
+    """Arguments typer rejected: `error: …`, then where the usage is explained (`hint: …`)."""
+    from typer._click import exceptions as click_exc
+
+    from openclaw_cli.ui import console
+
+    console.error_line(exc.format_message(), ours=True)
+    ctx = getattr(exc, "ctx", None)
+    if isinstance(exc, click_exc.UsageError) and ctx is not None:
+        console.hint(f"'{ctx.command_path} --help' shows the usage and examples")
 
 
 def _discard_unwritable_stdout(force: bool = False) -> None:

@@ -94,7 +94,7 @@ def hand_off(upstream: str, args: Sequence[str]) -> None:
 
 
 def missing_message(command: str) -> str:
-    return (f"openclaw: '{command}' is a command of OpenClaw's own CLI, which is not installed here; "
+    return (f"'{command}' is a command of OpenClaw's own CLI, which is not installed here; "
             f"install OpenClaw (npm install -g openclaw) and it is reached through this command, "
             f"or set {UPSTREAM_ENV} to its executable")
 

@@ -46,13 +46,17 @@ def hint(message: str) -> None:
     stderr_line(f"hint: {for_stderr(message)}")
 
 
-def error_line(text: str) -> None:
+def error_line(text: str, *, ours: bool = False) -> None:
     """An error line on standard error, lone surrogates as U+FFFD; at a terminal `error: ` first (in
-    the style of the `warning:`/`note:`/`hint:` lines) and red when colour is on. Piped: the text as it is
-    (OpenClaw's words, byte for byte)."""
+    the style of the `warning:`/`note:`/`hint:` lines; OpenClaw's own `Error: ` lower-cased) and red
+    when colour is on. Piped: OpenClaw's words byte for byte, and `error: ` before a message of
+    ours (`ours=True`: usage, interruptions) that OpenClaw does not print."""
     text = for_stderr(text)
-    if getattr(sys.stderr, "isatty", lambda: False)() and not text.lower().startswith("error"):
-        text = f"error: {text}"
+    if ours or getattr(sys.stderr, "isatty", lambda: False)():
+        if text.startswith("Error: "):
+            text = text[len("Error: "):]
+        if not text.lower().startswith("error"):
+            text = f"error: {text}"
     if color_enabled(sys.stderr):
         text = ansi_style("error", text)
     stderr_line(printable(text))
