@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -161,16 +160,10 @@ def test_the_plan_on_the_fixture_state_matches_openclaw_2026_9_6(tmp_path, argv,
 # -- differential runs on states a 2026.9.6 Gateway generated ---------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """One state: every kind of key the plan tells apart (helpers/sqlite_gen.py), the Gateway stopped."""
-    from test_compact_fakellm import FakeLLM
-
-    if not refbin.reference_available(VERSION):
-        pytest.fail(refbin.missing_message(VERSION))
-    with FakeLLM() as llm:
-        home, _keys = sqlite_gen.generate(tmp_path_factory.mktemp("generated-9.6"), llm.base_url)
-    yield home
+@pytest.fixture
+def generated(generated_96_state: Path) -> Path:
+    """The state a 2026.9.6 Gateway generated (helpers/gateway_fixtures.py), shared with the listing tests."""
+    return generated_96_state
 
 
 GENERATED_RUNS = [

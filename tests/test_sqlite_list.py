@@ -245,3 +245,44 @@ def test_the_table_fits_the_terminal_as_openclaw_2026_9_6_fits_it(tmp_path, colu
     # As wide as the terminal, unless the headers need more (8 columns cannot go below 71).
     assert widest == max(columns, 71)
     assert ours.replace(str(ours_home), "<HOME>") == ref_text.replace(str(ref_home), "<HOME>")
+
+
+# -- states a 2026.9.6 Gateway generated (helpers/sqlite_gen.py) ------------------------------------------------
+
+GENERATED_RUNS = [
+    (["sessions", "--json"], None),
+    (["sessions", "--all-agents", "--json"], "+10d"),
+    (["sessions", "--json", "--active", "30"], None),
+    (["sessions", "--json", "--active", "30"], "+2d"),
+    (["sessions", "list", "--json", "--limit", "3"], None),
+    (["sessions", "--json", "--limit", "all"], "+40d"),
+    (["sessions"], None),
+    (["sessions", "--all-agents"], "+40d"),
+    (["sessions", "--limit", "4", "--active", "600"], None),
+]
+
+
+@pytest.mark.reference
+@pytest.mark.gateway
+@pytest.mark.parametrize(("argv", "offset"), GENERATED_RUNS, ids=[" ".join(a) + f" {o}" for a, o in GENERATED_RUNS])
+def test_the_listing_of_a_generated_state_matches_openclaw_2026_9_6(generated_96_state, tmp_path, argv, offset):
+    """Every kind of session row (main, dashboard, model run, cron, hook, notes, DM, group, thread, a row with
+    no messages) listed by both CLIs on their own copies under one stopped clock: identical output."""
+    from helpers import sqlite_gen
+
+    version = refbin.SQLITE_ERA_VERSION
+    homes = [tmp_path / "ref", tmp_path / "ours"]
+    for home in homes:
+        sqlite_gen.copy_state(generated_96_state, home)
+    env = sqlite_gen.clock_env_from(offset)
+    ref = refbin.run_reference(argv, homes[0], env, version=version)
+    ours = refbin.run_ours(argv, homes[1], env)
+    assert (ref.returncode, ours.returncode) == (0, 0), ref.stdout + ref.stderr + ours.stderr
+    if "--json" in argv:
+        ref_doc = json.loads(ref.stdout.replace(str(homes[0]), "<HOME>"))
+        ours_doc = json.loads(ours.stdout.replace(str(homes[1]), "<HOME>"))
+        assert ref_doc["sessions"] or (offset and "--active" in argv), "the generated state lists sessions"
+        assert ours_doc == ref_doc
+    else:
+        assert ours.stdout.replace(str(homes[1]), "<HOME>") == _ref_text(ref).replace(str(homes[0]), "<HOME>")
+        assert ours.stderr == ""

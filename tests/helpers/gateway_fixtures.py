@@ -77,3 +77,18 @@ def fake_gateway() -> Iterator:
         for server in servers:
             server.__exit__(None, None, None)
 
+
+
+@pytest.fixture(scope="session")
+def generated_96_state(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One SQLite-era state a real 2026.9.6 Gateway wrote in real turns: every kind of key its
+    maintenance tells apart (helpers/sqlite_gen.py), the Gateway stopped; made once per test run.
+    Tests copy it (`sqlite_gen.copy_state`) and never change it."""
+    from test_compact_fakellm import FakeLLM
+
+    from helpers import sqlite_gen
+
+    _require_reference(refbin.SQLITE_ERA_VERSION)
+    with FakeLLM() as llm:
+        home, _keys = sqlite_gen.generate(tmp_path_factory.mktemp("generated-9.6"), llm.base_url)
+    yield home
