@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import os
 import stat as stat_mod
 from collections.abc import Mapping
@@ -104,7 +105,10 @@ def _would_free(req: DiskRequest, view: FsView) -> int:
 
 
 def measure(req: DiskRequest) -> DiskUsage:
-    """Every regular file of the store's folder in one family, the largest sessions, and the budget."""
+    """Every regular file of the store's folder in one family, the largest sessions, and the budget.
+
+    One scan of the folder (the view the applying plan then runs on), one classification per file;
+    no file is opened here (the applying plan reads what cleanup reads)."""
     from openclaw_cli.locks.store_lock import lock_path_for
 
     folder = os.path.dirname(req.target.store_path)
@@ -114,30 +118,38 @@ def measure(req: DiskRequest) -> DiskUsage:
     store = req.loaded.store
     referenced = paths.referenced_paths(store)
     store_name = os.path.basename(req.target.store_path)
-    families = {name: Family() for name in FAMILIES}
+    files = dict.fromkeys(FAMILIES, 0)
+    sizes = dict.fromkeys(FAMILIES, 0)
     by_name: dict[str, int] = {}
-    seen: set[str] = set()
-
-    def add(family: str, size: int) -> None:
-        families[family].files += 1
-        families[family].bytes += size
-
+    archived: dict[str, int] = {}  # archive bytes by the name of the transcript they were archived from
+    family_of = artifacts.family_of
     for f in view.list_files():
-        add(artifacts.family_of(f.name, f.canonical in referenced, store_name), f.size)
-        by_name[f.name] = f.size
-        seen.add(f.path)
+        name, size = f.name, f.size
+        family = family_of(name, f.canonical in referenced, store_name)
+        files[family] += 1
+        sizes[family] += size
+        by_name[name] = size
+        if family == "archives":
+            source = _archive_source(name)
+            if source:
+                archived[source] = archived.get(source, 0) + size
+    seen: set[str] = set()
     for f in view.list_blob_files():
-        add(artifacts.family_of(f.name, False, store_name, in_blob_folder=True), f.size)
+        family = family_of(f.name, False, store_name, in_blob_folder=True)
+        files[family] += 1
+        sizes[family] += f.size
         seen.add(f.path)
     for name in view.list_names(folder):
         path = os.path.join(view.sessions_dir, name)
-        if path not in seen and name not in by_name and os.path.isdir(path) and not os.path.islink(path):
+        if name not in by_name and os.path.isdir(path) and not os.path.islink(path):
             for size in _walk_other(path, seen, lock):
-                add("other", size)
-    top = _largest(store, paths, by_name, req.top)
+                files["other"] += 1
+                sizes["other"] += size
+    families = {name: Family(files[name], sizes[name]) for name in FAMILIES}
+    top = _largest(store, paths, by_name, archived, req.top)
     budget = _budget_now(req, paths)
     would_free = _would_free(req, view)  # last: the plan records its effects in the view
-    total = sum(f.bytes for f in families.values())
+    total = sum(sizes.values())
     return DiskUsage(req.target.agent_id, req.target.store_path, total, families, would_free, budget, top)
 
 
@@ -148,38 +160,42 @@ def _budget(disk: dict) -> dict:
             "overBudget": disk["overBudget"]}
 
 
-def _archive_bytes(by_name: Mapping[str, int]) -> dict[str, int]:
-    """Archive bytes by the name of the transcript they were archived from."""
-    out: dict[str, int] = {}
-    for name, size in by_name.items():
-        if not artifacts.is_archive(name):
-            continue
-        cut = max(name.rfind(marker) for marker in ARCHIVE_MARKERS)
-        if cut > 0:
-            out[name[:cut]] = out.get(name[:cut], 0) + size
-    return out
+def _archive_source(name: str) -> str:
+    """The transcript name an archive was made from (`<name>.<reason>.<timestamp>`), or ""."""
+    cut = max(name.rfind(marker) for marker in ARCHIVE_MARKERS)
+    return name[:cut] if cut > 0 else ""
 
 
-def _largest(store: Mapping[str, dict], paths: EntryPaths, by_name: Mapping[str, int], top: int) -> list[SessionUsage]:
-    archived = _archive_bytes(by_name)
-    rows: list[SessionUsage] = []
-    for key, entry in store.items():
+def _largest(store: Mapping[str, dict], paths: EntryPaths, by_name: Mapping[str, int],
+             archived: Mapping[str, int], top: int) -> list[SessionUsage]:
+    """The `top` entries with the most bytes in their transcript, sidecars and archives (ties by key)."""
+    if top <= 0:
+        return []
+    prefix = paths.view.real_dir + "/"
+    cut = len(prefix)
+    artifact_paths = paths.artifact_canonical_paths  # resolved (and cached) by referenced_paths
+
+    def size_of(entry: dict) -> int:
+        found = artifact_paths(entry)
+        if not found:
+            return 0
         size = 0
-        artifact_paths = paths.artifact_canonical_paths(entry)
-        for path in artifact_paths:
-            head, _, name = path.rpartition("/")
-            if head == paths.view.real_dir:
-                size += by_name.get(name, 0)
-        if artifact_paths:
-            size += archived.get(artifact_paths[0].rpartition("/")[2], 0)
+        for path in found:
+            if path.startswith(prefix) and "/" not in path[cut:]:
+                size += by_name.get(path[cut:], 0)
+        return size + archived.get(found[0].rpartition("/")[2], 0)
+
+    best = heapq.nsmallest(top, ((-size_of(entry), key) for key, entry in store.items()))
+    rows: list[SessionUsage] = []
+    for neg_size, key in best:
+        entry = store[key]
         label, sid, tokens = entry.get("label"), entry.get("sessionId"), entry.get("totalTokens")
         updated = entry.get("updatedAt")
         rows.append(SessionUsage(
             key, sid if isinstance(sid, str) else None, label if isinstance(label, str) else None,
             updated if isinstance(updated, (int, float)) and not isinstance(updated, bool) else None,
-            tokens if isinstance(tokens, int) and not isinstance(tokens, bool) and tokens >= 0 else None, size))
-    rows.sort(key=lambda r: (-r.bytes, r.key))
-    return rows[:top]
+            tokens if isinstance(tokens, int) and not isinstance(tokens, bool) and tokens >= 0 else None, -neg_size))
+    return rows
 
 
 def usage_json(usage: DiskUsage, now_ms: int) -> dict:
