@@ -90,7 +90,9 @@ def print_rich(usages: Sequence[DiskUsage], now_ms: int, out: TextIO, *, color: 
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(file=out, no_color=not color, highlight=False, soft_wrap=False)
+    # Without colour (NO_COLOR, --no-color) no escape code at all: rich's no_color keeps bold and
+    # dim, a console without a colour system writes none.
+    console = Console(file=out, highlight=False, soft_wrap=False, color_system="auto" if color else None)
     for i, usage in enumerate(usages):
         if i:
             console.print()
