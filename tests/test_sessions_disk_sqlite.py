@@ -210,3 +210,27 @@ def test_a_database_of_a_newer_schema_is_refused_with_its_version(home):
     assert (f"written by a newer OpenClaw (schema {SUPPORTED_AGENT_SCHEMA + 1}); "
             f"this tool reads up to {SUPPORTED_AGENT_SCHEMA}") in result.stderr
     assert folder_digest(state(home)) == before
+
+
+@pytest.mark.reference
+def test_after_a_real_import_the_moved_originals_are_the_import_archive_and_nothing_changes(tmp_path):
+    """The real 2026.9.6 imports the 2026.7.1 fixture (`doctor --session-sqlite import`): the agent is
+    in the SQLite era, the originals it moved aside are counted, and the run leaves -wal/-shm as they are."""
+    from helpers.sqlite_state import migrate_real_71
+
+    home = tmp_path / "m"
+    migrate_real_71(home)
+    agent_dir = home / ".openclaw" / "agents" / "main"
+    before = folder_digest(home / ".openclaw", mtimes=True)
+    agent = disk_json(home)[0]
+    assert folder_digest(home / ".openclaw", mtimes=True) == before
+    assert agent["era"] == "sqlite"
+    moved = files_below(agent_dir / "session-sqlite-import-archive")
+    assert moved and agent["families"]["importArchive"] == {"files": len(moved), "bytes": sum(moved.values())}
+    db = agent_db(home / ".openclaw")
+    database_files = {p: n for p, n in files_below(agent_dir / "agent").items() if Path(p).name.startswith(db.name)}
+    assert len(database_files) < len(files_below(agent_dir / "agent"))  # models.json is no session data
+    on_disk = {**database_files, **files_below(agent_dir / "sessions"), **moved}
+    assert agent["totalBytes"] == sum(on_disk.values())
+    assert agent["families"]["wal"]["bytes"] == Path(f"{db}-wal").stat().st_size
+    assert {row["key"] for row in agent["top"]} >= {"agent:main:fixture-a", "agent:main:fixture-b"}
