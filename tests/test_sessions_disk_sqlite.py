@@ -234,3 +234,26 @@ def test_after_a_real_import_the_moved_originals_are_the_import_archive_and_noth
     assert agent["totalBytes"] == sum(on_disk.values())
     assert agent["families"]["wal"]["bytes"] == Path(f"{db}-wal").stat().st_size
     assert {row["key"] for row in agent["top"]} >= {"agent:main:fixture-a", "agent:main:fixture-b"}
+
+
+def test_a_file_era_agent_beside_sqlite_era_ones_is_measured_from_its_folder(home):
+    config = state(home) / "openclaw.json"
+    cfg = json.loads(config.read_text())
+    cfg["agents"]["list"].append({"id": "ops"})
+    config.write_text(json.dumps(cfg))
+    sessions = state(home) / "agents" / "ops" / "sessions"
+    sessions.mkdir(parents=True)
+    (sessions / "sessions.json").write_text(json.dumps({"agent:ops:main": {"sessionId": "s1", "updatedAt": 1}}))
+    (sessions / "s1.jsonl").write_text("x" * 500)
+    agents = {a["agentId"]: a for a in disk_json(home, "--all-agents")}
+    assert (agents["main"]["era"], agents["work"]["era"], agents["ops"]["era"]) == ("sqlite", "sqlite", "files")
+    assert agents["ops"]["families"]["liveTranscripts"] == {"files": 1, "bytes": 500}
+    assert agents["ops"]["totalBytes"] == sum(files_below(sessions).values())
+    assert "database" not in agents["ops"] and isinstance(agents["ops"]["wouldFreeBytes"], int)
+
+
+def test_store_naming_a_sqlite_agent_s_sessions_folder_measures_its_database(home):
+    store = state(home) / "agents" / "work" / "sessions" / "sessions.json"
+    [agent] = disk_json(home, "--store", str(store))
+    assert agent["era"] == "sqlite" and agent["agentId"] == "work"
+    assert agent["storePath"] == str(agent_db(state(home), "work"))
