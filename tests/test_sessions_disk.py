@@ -238,3 +238,34 @@ def test_at_a_terminal_the_command_draws_tables_with_human_sizes(home):
     assert f"Session store: {home_sessions_dir(home) / 'sessions.json'}\n" in text
     assert re.search(r"archives \(\.deleted/\.reset/\.bak\)\W+\d+\W+1\.5\d? MB", text), text
     assert "Largest sessions (top 10)" in text and " bytes in " not in text
+
+
+def test_measuring_opens_no_transcript_beyond_what_the_applying_plan_reads(home, monkeypatch):
+    """Everything but the plan behind "would free" works from one scan of the folder: no file is opened."""
+    import builtins
+
+    from openclaw_cli.maintenance import disk
+
+    generated_store(home, 3)
+    opened: list[str] = []
+    real_open = builtins.open
+
+    def spy(file, *args, **kwargs):
+        opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    def would_free(req, view):
+        monkeypatch.setattr(builtins, "open", real_open)
+        return 0
+
+    real_measure = disk.measure
+
+    def measure(req):
+        monkeypatch.setattr(builtins, "open", spy)
+        return real_measure(req)
+
+    monkeypatch.setattr(disk, "_would_free", would_free)
+    monkeypatch.setattr(disk, "measure", measure)
+    disk_json(home)
+    folder = str(home_sessions_dir(home))
+    assert [path for path in opened if path.startswith(folder)] == []

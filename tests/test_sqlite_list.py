@@ -88,7 +88,6 @@ def test_a_newer_schema_stops_the_listing_with_one_line(state_home):
 
 @pytest.mark.parametrize("argv", [
     ["sessions", "cleanup", "--enforce"],
-    ["sessions", "disk"],
     ["compact", "agent:main:main", "--offline"],
     ["context", "list", "--session", "agent:main:main", "--offline"],
 ])

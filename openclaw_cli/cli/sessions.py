@@ -237,7 +237,9 @@ def disk_cmd(
     Files are counted in the families `sessions cleanup` tells apart (live and unreferenced
     transcripts, archives, checkpoints, trajectory sidecars, skills-prompt blobs, temps and
     locks, sessions.json, anything else); the free figure is what an applying
-    `sessions cleanup --enforce` would delete now. Reads the files only; nothing is changed.
+    `sessions cleanup --enforce` would delete now. For an agent of the SQLite era (2026.8+): its
+    database, -wal and -shm, free pages, session tables, archives and the files left in sessions/.
+    Reads only; nothing is changed.
     """
     from openclaw_cli.commands.sessions_disk import run_disk_command
 

@@ -30,7 +30,7 @@ def run_disk_command(*, agent: str | None, all_agents: bool, store: str | None, 
     from openclaw_cli.js.values import object_at
     from openclaw_cli.maintenance import disk
     from openclaw_cli.maintenance.plan import Target
-    from openclaw_cli.maintenance.settings import resolve_maintenance
+    from openclaw_cli.maintenance.settings import resolve_maintenance, resolve_maintenance_sqlite_era
     from openclaw_cli.store.sessions_json import load_store
     from openclaw_cli.ui import console as output
 
@@ -39,17 +39,27 @@ def run_disk_command(*, agent: str | None, all_agents: bool, store: str | None, 
     cfg = load_config(env).data
     settings = resolve_maintenance(object_at(cfg, "session").get("maintenance"))
     targets = resolve_session_store_targets(cfg, store=store, agent=agent, all_agents=all_agents, env=env)
-    from openclaw_cli.store.era import refuse_sqlite
+    from openclaw_cli.store import era
 
-    refuse_sqlite(cfg, targets, "sessions disk", env)
-    if store:
+    found = [era.detect(cfg, t, env) for t in targets]
+    if store and not found[0].in_sqlite:
         check_explicit_store(targets[0].store_path)
-    loaded = [(t, load_store(t.store_path)) for t in targets]  # every store parses before any output
+    # every store parses before any output
+    loaded = [(t, None if f.in_sqlite else load_store(t.store_path)) for t, f in zip(targets, found)]
     now_ms = int(time.time() * 1000)
     home = resolve_required_home(env)
-    usages = [disk.measure(disk.DiskRequest(cfg=cfg, target=Target(t.agent_id, t.store_path), loaded=s,
-                                            settings=settings, env=env, now_ms=now_ms, home=home, top=count))
-              for t, s in loaded]
+    sqlite_settings = None
+    usages = []
+    for (t, s), f in zip(loaded, found):
+        if s is None:
+            if sqlite_settings is None:
+                sqlite_settings = resolve_maintenance_sqlite_era(object_at(cfg, "session").get("maintenance"))
+            usages.append(disk.measure_sqlite(disk.SqliteDiskRequest(
+                f.agent_id, f.sqlite_path, os.path.dirname(t.store_path), sqlite_settings, count)))
+        else:
+            usages.append(disk.measure(disk.DiskRequest(cfg=cfg, target=Target(t.agent_id, t.store_path), loaded=s,
+                                                        settings=settings, env=env, now_ms=now_ms, home=home,
+                                                        top=count)))
     if json_out:
         output.print_json({"agents": [disk.usage_json(u, now_ms) for u in usages]})
         return

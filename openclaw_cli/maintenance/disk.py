@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import os
 import stat as stat_mod
 from collections.abc import Mapping
@@ -43,9 +44,14 @@ class DiskUsage:
     store_path: str
     total_bytes: int
     families: dict[str, Family]
-    would_free_bytes: int
+    would_free_bytes: int | None  # None in the SQLite era: only its Gateway cleans that store
     budget: dict | None
     top: list[SessionUsage] = field(default_factory=list)
+    database: DbUsage | None = None  # the agent database, in the SQLite era
+
+    @property
+    def era(self) -> str:
+        return "files" if self.database is None else "sqlite"
 
 
 @dataclass(frozen=True)
@@ -104,7 +110,10 @@ def _would_free(req: DiskRequest, view: FsView) -> int:
 
 
 def measure(req: DiskRequest) -> DiskUsage:
-    """Every regular file of the store's folder in one family, the largest sessions, and the budget."""
+    """Every regular file of the store's folder in one family, the largest sessions, and the budget.
+
+    One scan of the folder (the view the applying plan then runs on), one classification per file;
+    no file is opened here (the applying plan reads what cleanup reads)."""
     from openclaw_cli.locks.store_lock import lock_path_for
 
     folder = os.path.dirname(req.target.store_path)
@@ -114,30 +123,38 @@ def measure(req: DiskRequest) -> DiskUsage:
     store = req.loaded.store
     referenced = paths.referenced_paths(store)
     store_name = os.path.basename(req.target.store_path)
-    families = {name: Family() for name in FAMILIES}
+    files = dict.fromkeys(FAMILIES, 0)
+    sizes = dict.fromkeys(FAMILIES, 0)
     by_name: dict[str, int] = {}
-    seen: set[str] = set()
-
-    def add(family: str, size: int) -> None:
-        families[family].files += 1
-        families[family].bytes += size
-
+    archived: dict[str, int] = {}  # archive bytes by the name of the transcript they were archived from
+    family_of = artifacts.family_of
     for f in view.list_files():
-        add(artifacts.family_of(f.name, f.canonical in referenced, store_name), f.size)
-        by_name[f.name] = f.size
-        seen.add(f.path)
+        name, size = f.name, f.size
+        family = family_of(name, f.canonical in referenced, store_name)
+        files[family] += 1
+        sizes[family] += size
+        by_name[name] = size
+        if family == "archives":
+            source = _archive_source(name)
+            if source:
+                archived[source] = archived.get(source, 0) + size
+    seen: set[str] = set()
     for f in view.list_blob_files():
-        add(artifacts.family_of(f.name, False, store_name, in_blob_folder=True), f.size)
+        family = family_of(f.name, False, store_name, in_blob_folder=True)
+        files[family] += 1
+        sizes[family] += f.size
         seen.add(f.path)
     for name in view.list_names(folder):
         path = os.path.join(view.sessions_dir, name)
-        if path not in seen and name not in by_name and os.path.isdir(path) and not os.path.islink(path):
+        if name not in by_name and os.path.isdir(path) and not os.path.islink(path):
             for size in _walk_other(path, seen, lock):
-                add("other", size)
-    top = _largest(store, paths, by_name, req.top)
+                files["other"] += 1
+                sizes["other"] += size
+    families = {name: Family(files[name], sizes[name]) for name in FAMILIES}
+    top = _largest(store, paths, by_name, archived, req.top)
     budget = _budget_now(req, paths)
     would_free = _would_free(req, view)  # last: the plan records its effects in the view
-    total = sum(f.bytes for f in families.values())
+    total = sum(sizes.values())
     return DiskUsage(req.target.agent_id, req.target.store_path, total, families, would_free, budget, top)
 
 
@@ -148,45 +165,50 @@ def _budget(disk: dict) -> dict:
             "overBudget": disk["overBudget"]}
 
 
-def _archive_bytes(by_name: Mapping[str, int]) -> dict[str, int]:
-    """Archive bytes by the name of the transcript they were archived from."""
-    out: dict[str, int] = {}
-    for name, size in by_name.items():
-        if not artifacts.is_archive(name):
-            continue
-        cut = max(name.rfind(marker) for marker in ARCHIVE_MARKERS)
-        if cut > 0:
-            out[name[:cut]] = out.get(name[:cut], 0) + size
-    return out
+def _archive_source(name: str) -> str:
+    """The transcript name an archive was made from (`<name>.<reason>.<timestamp>`), or ""."""
+    cut = max(name.rfind(marker) for marker in ARCHIVE_MARKERS)
+    return name[:cut] if cut > 0 else ""
 
 
-def _largest(store: Mapping[str, dict], paths: EntryPaths, by_name: Mapping[str, int], top: int) -> list[SessionUsage]:
-    archived = _archive_bytes(by_name)
-    rows: list[SessionUsage] = []
-    for key, entry in store.items():
+def _largest(store: Mapping[str, dict], paths: EntryPaths, by_name: Mapping[str, int],
+             archived: Mapping[str, int], top: int) -> list[SessionUsage]:
+    """The `top` entries with the most bytes in their transcript, sidecars and archives (ties by key)."""
+    if top <= 0:
+        return []
+    prefix = paths.view.real_dir + "/"
+    cut = len(prefix)
+    artifact_paths = paths.artifact_canonical_paths  # resolved (and cached) by referenced_paths
+
+    def size_of(entry: dict) -> int:
+        found = artifact_paths(entry)
+        if not found:
+            return 0
         size = 0
-        artifact_paths = paths.artifact_canonical_paths(entry)
-        for path in artifact_paths:
-            head, _, name = path.rpartition("/")
-            if head == paths.view.real_dir:
-                size += by_name.get(name, 0)
-        if artifact_paths:
-            size += archived.get(artifact_paths[0].rpartition("/")[2], 0)
+        for path in found:
+            if path.startswith(prefix) and "/" not in path[cut:]:
+                size += by_name.get(path[cut:], 0)
+        return size + archived.get(found[0].rpartition("/")[2], 0)
+
+    best = heapq.nsmallest(top, ((-size_of(entry), key) for key, entry in store.items()))
+    rows: list[SessionUsage] = []
+    for neg_size, key in best:
+        entry = store[key]
         label, sid, tokens = entry.get("label"), entry.get("sessionId"), entry.get("totalTokens")
         updated = entry.get("updatedAt")
         rows.append(SessionUsage(
             key, sid if isinstance(sid, str) else None, label if isinstance(label, str) else None,
             updated if isinstance(updated, (int, float)) and not isinstance(updated, bool) else None,
-            tokens if isinstance(tokens, int) and not isinstance(tokens, bool) and tokens >= 0 else None, size))
-    rows.sort(key=lambda r: (-r.bytes, r.key))
-    return rows[:top]
+            tokens if isinstance(tokens, int) and not isinstance(tokens, bool) and tokens >= 0 else None, -neg_size))
+    return rows
 
 
 def usage_json(usage: DiskUsage, now_ms: int) -> dict:
     """One agent's part of `sessions disk --json`."""
-    return {
+    out = {
         "agentId": usage.agent_id,
         "storePath": usage.store_path,
+        "era": usage.era,
         "totalBytes": usage.total_bytes,
         "families": {name: {"files": f.files, "bytes": f.bytes} for name, f in usage.families.items()},
         "wouldFreeBytes": usage.would_free_bytes,
@@ -195,4 +217,219 @@ def usage_json(usage: DiskUsage, now_ms: int) -> dict:
                  "updatedAt": r.updated_at,
                  "ageMs": None if r.updated_at is None else max(0, now_ms - r.updated_at),
                  "totalTokens": r.tokens} for r in usage.top],
+    }
+    if usage.database is not None:
+        out["database"] = database_json(usage.database)
+    return out
+
+
+# -- the SQLite era (OpenClaw 2026.8+): the agent database and what is left beside it ----------------
+
+SQLITE_FAMILIES = ("database", "wal", "shm", "lockCompanions", "publishedArchives", "coldFiles", "leftovers",
+                   "importArchive")
+SESSION_TABLE_PREFIXES = ("session_", "transcript_", "trajectory_")
+IMPORT_ARCHIVE_DIR = "session-sqlite-import-archive"  # the originals a file-era import moved aside
+
+
+@dataclass
+class TableUsage:
+    """One session table with its indexes: rows (None for a virtual table) and bytes of its pages."""
+
+    name: str
+    rows: int | None
+    bytes: int | None
+    pages: int | None
+
+
+@dataclass
+class DbUsage:
+    """The database as SQLite accounts for it, read on a handle that writes nothing."""
+
+    path: str
+    schema_version: int
+    page_size: int
+    page_count: int
+    free_pages: int
+    tables: list[TableUsage]
+    archives: dict  # rows of session_transcript_archives and their compressed bytes
+    cold: dict  # rows of session_transcript_cold_archives and their bytes
+    leftovers: list[tuple[str, str, int]]  # (path, family, bytes) of files left in sessions/
+
+    @property
+    def free_bytes(self) -> int:
+        return self.free_pages * self.page_size
+
+
+@dataclass(frozen=True)
+class SqliteDiskRequest:
+    agent_id: str
+    db_path: str
+    sessions_dir: str
+    settings: object  # SqliteEraSettings
+    top: int
+
+
+def _size(path: str) -> int | None:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return st.st_size if stat_mod.S_ISREG(st.st_mode) else None
+
+
+def _tree_files(root: str) -> list[tuple[str, int]]:
+    """(path, size) of the regular files below `root` (symlinks not followed), in name order."""
+    out: list[tuple[str, int]] = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(folder, d)))
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            size = _size(path)
+            if size is not None:
+                out.append((path, size))
+    return out
+
+
+def _session_tables(db) -> list[TableUsage]:
+    """Each session table (and its indexes) from `dbstat` when SQLite has it, else row counts only."""
+    import apsw
+
+    tables = [str(name) for (name,) in db.rows("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                               "AND name NOT LIKE 'sqlite_%' ORDER BY name")
+              if str(name).startswith(SESSION_TABLE_PREFIXES)]
+    virtual = {str(name) for (name,) in db.rows("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                                "AND sql LIKE 'CREATE VIRTUAL TABLE%'")}
+    pages: dict[str, tuple[int, int]] = {}
+    try:
+        for table, size, count in db.rows(
+                "SELECT m.tbl_name, SUM(s.pgsize), COUNT(*) FROM dbstat AS s JOIN sqlite_master AS m "
+                "ON m.name = s.name GROUP BY m.tbl_name"):
+            pages[str(table)] = (int(size), int(count))
+        have_dbstat = True
+    except apsw.SQLError:  # an SQLite built without the dbstat table
+        have_dbstat = False
+    out = []
+    for name in tables:
+        rows = None if name in virtual else int(db.rows(f'SELECT COUNT(*) FROM "{name}"')[0][0])
+        size, count = pages.get(name, (0, 0)) if have_dbstat else (None, None)
+        out.append(TableUsage(name, rows, size, count))
+    out.sort(key=lambda t: (-(t.bytes or 0), t.name))
+    return out
+
+
+def _archive_rows(db, table: str, size_sql: str) -> tuple[dict, set[str]]:
+    if not db.has_table(table):
+        return {"rows": 0, "bytes": 0}, set()
+    names: set[str] = set()
+    count = total = 0
+    for name, size in db.rows(f"SELECT archive_name, {size_sql} FROM {table}"):
+        count += 1
+        total += int(size or 0)
+        if isinstance(name, str):
+            names.add(name)
+    return {"rows": count, "bytes": total}, names
+
+
+def _stored_bytes(db) -> dict[str, int]:
+    """Bytes each session's transcript events take as stored (JSON text, or its zstd frame)."""
+    return {str(sid): int(size or 0) for sid, size in db.rows(
+        "SELECT session_id, SUM(COALESCE(length(CAST(event_json AS BLOB)), 0) + COALESCE(length(event_zstd), 0)) "
+        "FROM transcript_events GROUP BY session_id")}
+
+
+def _sqlite_top(db, top: int) -> list[SessionUsage]:
+    from openclaw_cli.store.sqlite.entries import read_entries
+
+    if top <= 0:
+        return []
+    stored = _stored_bytes(db)
+    rows = []
+    for key, entry in read_entries(db, listing=True):
+        sid = entry.get("sessionId")
+        size = stored.get(sid, 0) if isinstance(sid, str) else 0
+        label, tokens, updated = entry.get("label"), entry.get("totalTokens"), entry.get("updatedAt")
+        rows.append(SessionUsage(
+            key, sid if isinstance(sid, str) else None, label if isinstance(label, str) else None,
+            updated if isinstance(updated, (int, float)) and not isinstance(updated, bool) else None,
+            tokens if isinstance(tokens, int) and not isinstance(tokens, bool) and tokens >= 0 else None, size))
+    return heapq.nsmallest(top, rows, key=lambda r: (-r.bytes, r.key))
+
+
+def measure_sqlite(req: SqliteDiskRequest) -> DiskUsage:
+    """The agent database, its `-wal`/`-shm` and lock companions, its free pages and session tables,
+    its archives, and the files beside it; read on a handle that leaves every file byte-identical
+    (store/sqlite/inspect.py: an immutable open, or a private copy while the WAL holds frames)."""
+    from openclaw_cli.errors import StoreError
+    from openclaw_cli.maintenance.sqlite_plan import physical_bytes
+    from openclaw_cli.store.sqlite.connection import SUPPORTED_AGENT_SCHEMA
+    from openclaw_cli.store.sqlite.inspect import open_agent_untouched, probe_db
+
+    probe = probe_db(req.db_path, "agent", quick_check=False)
+    if probe.error is not None:
+        raise StoreError(f"cannot read {req.db_path}: {probe.error}")
+    version = probe.user_version or 0
+    if version > SUPPORTED_AGENT_SCHEMA:
+        raise StoreError(f"{req.db_path} was written by a newer OpenClaw (schema {version}); "
+                         f"this tool reads up to {SUPPORTED_AGENT_SCHEMA}")
+    with open_agent_untouched(req.db_path, probe.meta_agent, version) as db:
+        page_size = int(db.rows("PRAGMA page_size")[0][0])
+        page_count = int(db.rows("PRAGMA page_count")[0][0])
+        free_pages = int(db.rows("PRAGMA freelist_count")[0][0])
+        tables = _session_tables(db)
+        archives, published = _archive_rows(db, "session_transcript_archives", "length(archive_blob)")
+        cold, _cold_names = _archive_rows(db, "session_transcript_cold_archives", "archive_bytes")
+        top = _sqlite_top(db, req.top)
+    families = {name: Family() for name in SQLITE_FAMILIES}
+
+    def add(family: str, size: int | None) -> None:
+        if size is not None:
+            families[family].files += 1
+            families[family].bytes += size
+
+    add("database", _size(req.db_path))
+    add("wal", _size(req.db_path + "-wal"))
+    add("shm", _size(req.db_path + "-shm"))
+    agent_folder = os.path.dirname(req.db_path)
+    base = os.path.basename(req.db_path)
+    for name in sorted(os.listdir(agent_folder)):
+        if name.startswith(base + ".") and name.endswith(".sqlite"):  # generation and reindex locks
+            add("lockCompanions", _size(os.path.join(agent_folder, name)))
+    leftovers: list[tuple[str, str, int]] = []
+    cold_dir = os.path.join(req.sessions_dir, "cold")
+    for path, size in _tree_files(req.sessions_dir):
+        name = os.path.basename(path)
+        if os.path.dirname(path) == cold_dir:
+            add("coldFiles", size)
+        elif os.path.dirname(path) == req.sessions_dir and name in published:
+            add("publishedArchives", size)
+        else:
+            add("leftovers", size)
+            blob = os.sep + os.path.join("skills-prompts", "sha256") + os.sep in path
+            leftovers.append((path, artifacts.family_of(name, False, "sessions.json", in_blob_folder=blob), size))
+    for _path, size in _tree_files(os.path.join(os.path.dirname(agent_folder), IMPORT_ARCHIVE_DIR)):
+        add("importArchive", size)
+    settings = req.settings
+    max_bytes, high_water = getattr(settings, "max_disk_bytes", None), getattr(settings, "high_water_bytes", None)
+    budget = None
+    if max_bytes is not None and high_water is not None:
+        used = physical_bytes(req.db_path, req.sessions_dir)
+        budget = _budget({"totalBytesBefore": used, "maxBytes": max_bytes, "highWaterBytes": high_water,
+                          "overBudget": used > max_bytes})
+    database = DbUsage(req.db_path, version, page_size, page_count, free_pages, tables, archives, cold, leftovers)
+    total = sum(f.bytes for f in families.values())
+    return DiskUsage(req.agent_id, req.db_path, total, families, None, budget, top, database)
+
+
+def database_json(db: DbUsage) -> dict:
+    return {
+        "path": db.path,
+        "schemaVersion": db.schema_version,
+        "pageSize": db.page_size,
+        "pageCount": db.page_count,
+        "freePages": db.free_pages,
+        "freeBytes": db.free_bytes,
+        "sessionTables": [{"name": t.name, "rows": t.rows, "bytes": t.bytes, "pages": t.pages} for t in db.tables],
+        "archives": db.archives,
+        "coldArchives": db.cold,
+        "leftovers": [{"path": path, "family": family, "bytes": size} for path, family, size in db.leftovers],
     }

@@ -19,6 +19,16 @@ FAMILY_LABELS = {
     "sessionsJson": "sessions.json",
     "other": "other",
 }
+SQLITE_FAMILY_LABELS = {
+    "database": "database",
+    "wal": "write-ahead log (-wal)",
+    "shm": "shared memory (-shm)",
+    "lockCompanions": "lock companions",
+    "publishedArchives": "published archives (.zst)",
+    "coldFiles": "cold transcripts (cold/)",
+    "leftovers": "left in sessions/",
+    "importArchive": "import archive (originals)",
+}
 BAR_WIDTH = 20
 
 Size = Callable[[int], str]
@@ -47,10 +57,39 @@ def _budget_line(usage: DiskUsage, size: Size) -> str:
 def _head(usage: DiskUsage, size: Size, show_agent: bool) -> list[str]:
     files = sum(f.files for f in usage.families.values())
     out = [f"Agent: {usage.agent_id}"] if show_agent else []
+    if usage.database is not None:
+        return out + [f"Session database: {usage.store_path} (OpenClaw 2026.8+, schema {usage.database.schema_version})",
+                      f"Total: {size(usage.total_bytes)} in {files} files",
+                      _budget_line(usage, size),
+                      "sessions cleanup --enforce: only the agent's Gateway changes this database"]
     out += [f"Session store: {usage.store_path}",
             f"Total: {size(usage.total_bytes)} in {files} files",
             _budget_line(usage, size),
-            f"sessions cleanup --enforce would free: {size(usage.would_free_bytes)}"]
+            f"sessions cleanup --enforce would free: {size(usage.would_free_bytes or 0)}"]
+    return out
+
+
+def _labels(usage: DiskUsage) -> dict[str, str]:
+    return FAMILY_LABELS if usage.database is None else SQLITE_FAMILY_LABELS
+
+
+def database_lines(usage: DiskUsage, size: Size) -> list[str]:
+    """The database as SQLite accounts for it: pages, free pages, session tables, archives, leftovers."""
+    db = usage.database
+    if db is None:
+        return []
+    out = ["", f"Pages: {db.page_count} of {size(db.page_size)}, free: {db.free_pages} ({size(db.free_bytes)})",
+           "", f"{'Session table':<40} {'Rows':>9} {'Size':>14}"]
+    for t in db.tables:
+        if t.bytes == 0 and not t.rows:
+            continue
+        rows = "-" if t.rows is None else str(t.rows)
+        out.append(f"{t.name:<40} {rows:>9} {'-' if t.bytes is None else size(t.bytes):>14}")
+    out += ["", f"Archives in the database: {db.archives['rows']} ({size(db.archives['bytes'])} compressed)",
+            f"Cold transcripts: {db.cold['rows']} ({size(db.cold['bytes'])})"]
+    if db.leftovers:
+        out += ["", f"Left in sessions/ ({len(db.leftovers)} files):"]
+        out += [f"{size(n):>14}  {family:<24} {path}" for path, family, n in db.leftovers]
     return out
 
 
@@ -71,9 +110,11 @@ def plain_lines(usages: Sequence[DiskUsage], now_ms: int) -> list[str]:
             out.append("")
         out += _head(usage, exact, len(usages) > 1)
         out += ["", f"{'Family':<32} {'Files':>7} {'Bytes':>14}  Share"]
+        labels = _labels(usage)
         for name, fam in usage.families.items():
-            out.append(f"{FAMILY_LABELS[name]:<32} {fam.files:>7} {fam.bytes:>14}  "
+            out.append(f"{labels[name]:<32} {fam.files:>7} {fam.bytes:>14}  "
                        f"{_bar(fam.bytes, usage.total_bytes)}")
+        out += database_lines(usage, exact)
         if usage.top:
             out += ["", f"Largest sessions (top {len(usage.top)}):",
                     f"{'Bytes':>14}  {'Age':<9} {'Tokens':>9}  Key (label)"]
@@ -90,7 +131,9 @@ def print_rich(usages: Sequence[DiskUsage], now_ms: int, out: TextIO, *, color: 
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(file=out, no_color=not color, highlight=False, soft_wrap=False)
+    # Without colour (NO_COLOR, --no-color) no escape code at all: rich's no_color keeps bold and
+    # dim, a console without a colour system writes none.
+    console = Console(file=out, highlight=False, soft_wrap=False, color_system="auto" if color else None)
     for i, usage in enumerate(usages):
         if i:
             console.print()
@@ -99,10 +142,13 @@ def print_rich(usages: Sequence[DiskUsage], now_ms: int, out: TextIO, *, color: 
         table = Table(title=None, show_edge=False, pad_edge=False)
         for col, justify in (("Family", "left"), ("Files", "right"), ("Size", "right"), ("Share", "left")):
             table.add_column(col, justify=justify)  # type: ignore[arg-type]
+        labels = _labels(usage)
         for name, fam in usage.families.items():
-            table.add_row(FAMILY_LABELS[name], str(fam.files), human(fam.bytes),
+            table.add_row(labels[name], str(fam.files), human(fam.bytes),
                           Text(_bar(fam.bytes, usage.total_bytes), style="cyan"))
         console.print(table)
+        for line in database_lines(usage, human):
+            console.print(Text(line), soft_wrap=True)
         if usage.top:
             top = Table(title=f"Largest sessions (top {len(usage.top)})", show_edge=False, pad_edge=False)
             for col, justify in (("Size", "right"), ("Age", "left"), ("Tokens", "right"), ("Key", "left"),
