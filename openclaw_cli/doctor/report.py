@@ -119,9 +119,9 @@ class RichRenderer(Renderer):
 
     def __init__(self, out: TextIO | None = None, err: TextIO | None = None, *, color: bool = True):
         super().__init__(out, err)
-        from rich.console import Console
+        from openclaw_cli.ui.console import rich_console
 
-        self.console = Console(file=self.out, no_color=not color, highlight=False, soft_wrap=False)
+        self.console = rich_console(self.out, color=color)
 
     def header(self, title: str) -> None:
         self.console.print(f"[bold]{_escape(title)}[/bold]")

@@ -127,13 +127,12 @@ def plain_lines(usages: Sequence[DiskUsage], now_ms: int) -> list[str]:
 
 def print_rich(usages: Sequence[DiskUsage], now_ms: int, out: TextIO, *, color: bool) -> None:
     """Rich tables with human sizes and a bar per family (at a terminal)."""
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    # Without colour (NO_COLOR, --no-color) no escape code at all: rich's no_color keeps bold and
-    # dim, a console without a colour system writes none.
-    console = Console(file=out, highlight=False, soft_wrap=False, color_system="auto" if color else None)
+    from openclaw_cli.ui.console import rich_console
+
+    console = rich_console(out, color=color)
     for i, usage in enumerate(usages):
         if i:
             console.print()

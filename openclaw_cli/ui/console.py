@@ -85,6 +85,15 @@ def log_level() -> str:
     return _log_level
 
 
+def rich_console(file: TextIO, *, color: bool, **options):
+    """The one way a rich Console is made: without colour (NO_COLOR, --no-color, a pipe) it has no
+    colour system and so writes no escape code at all (rich's own `no_color` still writes bold and dim)."""
+    from rich.console import Console
+
+    options = {"highlight": False, "soft_wrap": False, **options}
+    return Console(file=file, color_system="auto" if color else None, **options)
+
+
 def color_enabled(stream: TextIO | None = None, *, no_color_flag: bool = False) -> bool:
     """Colour only at a terminal, never with NO_COLOR (unless FORCE_COLOR says otherwise)."""
     if no_color_flag or _color_disabled:

@@ -74,11 +74,9 @@ def waiting(description: str):
 
 def _console():
     """The rich console of progress output: stderr, coloured as ui/console decides for it."""
-    from rich.console import Console
+    from openclaw_cli.ui.console import color_enabled, rich_console
 
-    from openclaw_cli.ui.console import color_enabled
-
-    return Console(stderr=True, no_color=not color_enabled(sys.stderr))
+    return rich_console(sys.stderr, color=color_enabled(sys.stderr))
 
 
 def _noop(n: int = 1) -> None:
