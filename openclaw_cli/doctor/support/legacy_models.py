@@ -761,3 +761,28 @@ def codex_provider(raw: dict, changes: Changes) -> None:
                 changes.append(f"Removed models.providers.{r.CODEX_PROVIDER_ID} because models.providers."
                                f"{r.OPENAI_PROVIDER_ID} already exists.")
         del providers[provider_id]
+
+
+def blocked_codex_provider_warnings(cfg: Any) -> list[str]:
+    """The openai-codex providers the migration leaves alone because their defaults cannot move onto merged rows."""
+    from openclaw_cli.doctor.support.retired_models import CODEX_PROVIDER_ID
+
+    models = rec(cfg.get("models")) if isinstance(cfg, dict) else None
+    providers = rec(models.get("providers")) if models else None
+    canonical = _canonical_entry(providers) if providers else None
+    if providers is None or canonical is None:
+        return []
+    out = []
+    for provider_id, provider in providers.items():
+        if not isinstance(provider, dict) or _provider_id(provider_id) != CODEX_PROVIDER_ID:
+            continue
+        normalized, changed = _normalize_responses_api(provider_id, provider, [])
+        if changed or not _mergeable_rows(canonical[1], normalized):
+            continue
+        blockers = _merge_blockers(canonical[1], normalized)
+        if blockers:
+            out.append(f"models.providers.{provider_id} cannot be merged automatically into models.providers."
+                       f"{canonical[0]} because provider-level defaults cannot be represented safely on merged models: "
+                       f"{', '.join(blockers)}. Move the affected model/provider defaults manually before removing "
+                       f"models.providers.{provider_id}.")
+    return out
