@@ -151,3 +151,71 @@ def test_web_search_blocks_the_reference_leaves_alone_stay_in_place():
     assert find_issues(cfg, cfg) == []
     migrated, changes = apply_all(cfg)
     assert migrated is None and changes == []
+
+
+@pytest.mark.parametrize(("ref", "upgraded"), [
+    ("anthropic/claude-opus-4-5@work", "anthropic/claude-opus-4-7@work"),
+    ("claude-3-5-sonnet-latest", "claude-sonnet-4-6"),
+    ("github-copilot/claude-sonnet-4.5", "github-copilot/claude-sonnet-4.6"),
+    ("venice/claude-opus-4-1", "venice/claude-opus-4-6"),
+    ("vercel-ai-gateway/anthropic.claude-opus-4-1", "vercel-ai-gateway/anthropic.claude-opus-4-6"),
+    ("opus-4.5", "claude-opus-4-7"),
+    ("openai/gpt-5.2-codex", "openai/gpt-5.3-codex"),
+    ("openai-codex/gpt-5.2-codex", "openai-codex/gpt-5.5"),
+    ("openai-codex/gpt-5-nano", "openai-codex/gpt-5.4-mini"),
+    ("openai/GPT-4o", "openai/gpt-5.5"),
+    ("groq/llama3-8b-8192", "groq/llama-3.1-8b-instant"),
+    ("xai/grok-code-fast-1", "xai/grok-build-0.1"),
+    ("copilot-proxy/grok-code-fast-1", "copilot-proxy/gpt-5.4-mini"),
+    ("anthropic/claude-opus-4-7", None),
+    ("anthropic/claude-haiku-4-5", None),
+    ("amazon-bedrock/anthropic.claude-opus-4-1", None),
+    ("openrouter/anthropic/claude-opus-4-5", None),
+    ("anthropic/claude-opus-4-50", None),
+    ("openai/gpt-5.5", None),
+])
+def test_retired_model_refs_follow_the_catalog(ref, upgraded):
+    from openclaw_cli.doctor.support.legacy_models import upgrade_retired_ref
+
+    assert upgrade_retired_ref(ref) == upgraded
+
+
+def test_retired_refs_are_upgraded_only_where_config_keys_hold_model_refs():
+    cfg = {"agents": {"defaults": {"model": {"primary": "claude-opus-4", "fallbacks": ["claude-opus-4"]},
+                                   "workspace": "claude-opus-4", "models": {"claude-opus-4": {}}}},
+           "channels": {"modelByChannel": {"telegram": {"123": "anthropic/claude-sonnet-4"}}, "x": {"note": "opus-4"}}}
+    migrated, changes = apply_all(cfg)
+    assert migrated["agents"]["defaults"] == {"model": {"primary": "claude-opus-4-7", "fallbacks": ["claude-opus-4-7"]},
+                                              "workspace": "claude-opus-4", "models": {"claude-opus-4-7": {}}}
+    assert migrated["channels"]["modelByChannel"]["telegram"]["123"] == "anthropic/claude-sonnet-4-6"
+    assert migrated["channels"]["x"] == {"note": "opus-4"}
+    assert [path for path, _ in find_issues(cfg, cfg)] == ["agents", "channels"]
+    assert 'Upgraded config.agents.defaults.models key from "claude-opus-4" to "claude-opus-4-7".' in changes
+
+
+def test_an_openai_codex_provider_without_an_openai_one_is_moved_and_its_api_renamed():
+    cfg = {"models": {"providers": {"openai-codex": {"baseUrl": "b", "api": "openai-codex-responses", "models": []}}}}
+    migrated, changes = apply_all(cfg)
+    assert migrated == {"models": {"providers": {"openai": {"baseUrl": "b", "api": "openai-chatgpt-responses",
+                                                            "models": []}}}}
+    assert changes == ['Moved models.providers.openai-codex.api "openai-codex-responses" → "openai-chatgpt-responses".',
+                       "Moved models.providers.openai-codex → models.providers.openai."]
+
+
+def test_an_openai_codex_provider_whose_defaults_cannot_move_onto_merged_rows_is_left_alone():
+    cfg = {"models": {"providers": {"openai": {"baseUrl": "a", "timeoutSeconds": 30, "models": []},
+                                    "openai-codex": {"baseUrl": "b", "apiKey": "k", "models": [{"id": "gpt-5.5"}]}}}}
+    assert apply_all(cfg) == (None, [])
+    assert find_issues(cfg, cfg) == []
+
+
+def test_a_codex_models_add_row_merged_into_openai_is_stamped_with_its_metadata_source():
+    row = {"id": "gpt-5.5", "api": "openai-chatgpt-responses", "reasoning": True, "input": ["text", "image"],
+           "cost": {"input": 5, "output": 30, "cacheRead": 0.5, "cacheWrite": 0}, "contextWindow": 400000,
+           "contextTokens": 272000, "maxTokens": 128000}
+    cfg = {"models": {"providers": {"openai": {"baseUrl": "a", "models": []},
+                                    "openai-codex": {"baseUrl": "b", "models": [row]}}}}
+    migrated, changes = apply_all(cfg)
+    assert migrated["models"]["providers"] == {"openai": {"baseUrl": "a", "models": [
+        {**row, "baseUrl": "b", "metadataSource": "models-add"}]}}
+    assert changes == ["Merged 1 model(s) from models.providers.openai-codex into models.providers.openai: gpt-5.5."]

@@ -1,4 +1,4 @@
-"""The TTS, vLLM Qwen, compat.thinkingFormat and web-search migrations against the reference `openclaw doctor`."""
+"""The TTS, vLLM Qwen, compat.thinkingFormat, web-search, openai-codex provider and retired-model-ref migrations against the reference `openclaw doctor`."""
 
 from __future__ import annotations
 
@@ -63,7 +63,46 @@ WEB_SEARCH_CONFIG = {
                             "xai": {"config": {"webSearch": {"model": "grok-4"}}}}},
 }
 
-CONFIGS = {"tts": TTS_CONFIG, "vllm": VLLM_CONFIG, "web-search": WEB_SEARCH_CONFIG}
+# Anthropic and provider-less Claude refs only: refs of other providers make the reference install their
+# plugins.
+RETIRED_REFS_CONFIG = {
+    "gateway": {"mode": "local"},
+    "agents": {
+        "defaults": {
+            "model": {"primary": "anthropic/claude-opus-4-5",
+                      "fallbacks": ["anthropic/claude-3-5-haiku-latest@work", "anthropic/claude-sonnet-4-6"]},
+            "models": {"anthropic/claude-sonnet-4-5": {"alias": "sonnet", "params": {"temperature": 0.2}},
+                       "anthropic/claude-sonnet-4-6": {"alias": "s46"},
+                       "anthropic/claude-opus-4-1-20250805": {}},
+        },
+        "list": [{"id": "main"}, {"id": "helper", "model": {"primary": "claude-opus-4",
+                                                           "fallbacks": ["anthropic/claude-sonnet-4-20250514"]}}],
+    },
+}
+
+CODEX_PROVIDER_CONFIG = {
+    "gateway": {"mode": "local"},
+    "models": {"providers": {
+        "openai": {"baseUrl": "https://api.openai.com/v1", "models": [{"id": "gpt-5.4", "name": "GPT 5.4"}]},
+        "openai-codex": {"baseUrl": "https://chatgpt.com/backend-api", "api": "openai-chatgpt-responses",
+                         "contextWindow": 400000, "params": {"temperature": 0.1},
+                         "models": [{"id": "gpt-5.5", "name": "GPT 5.5", "params": {"top_p": 1}},
+                                    {"id": "gpt-5.4", "name": "duplicate"}]},
+        "local": {"baseUrl": "http://127.0.0.1:8080/v1",
+                  "models": [{"id": "m", "name": "M", "api": "openai-codex-responses"}]},
+    }},
+}
+CODEX_MOVE_CONFIG = {
+    "gateway": {"mode": "local"},
+    "models": {"providers": {"openai-codex": {"baseUrl": "https://chatgpt.com/backend-api",
+                                              "api": "openai-codex-responses",
+                                              "models": [{"id": "gpt-5.5", "name": "GPT 5.5"}]}}},
+}
+
+CONFIGS = {"tts": TTS_CONFIG, "vllm": VLLM_CONFIG, "web-search": WEB_SEARCH_CONFIG, "retired-refs": RETIRED_REFS_CONFIG,
+           "codex-merge": CODEX_PROVIDER_CONFIG, "codex-move": CODEX_MOVE_CONFIG}
+# No registry lookups by either CLI (the reference looks provider plugins up on npm): an unreachable registry.
+OFFLINE = {"OPENCLAW_GATEWAY_PORT": "1", "npm_config_registry": "http://127.0.0.1:9/", "npm_config_fetch_retries": "0"}
 MODES = {"fix": ["doctor", "--fix", "--non-interactive"], "human": ["doctor", "--non-interactive"]}
 # Written by the reference but not by us: runtime defaults, plugin auto-enable and the memory plugin's
 # empty config block, the run's stamps.
@@ -93,7 +132,7 @@ def runs(tmp_path_factory) -> dict[tuple[str, str, str], tuple[refbin.Result, Pa
         (home / ".openclaw").mkdir(parents=True)
         write_config(home, CONFIGS[config])
         runner = refbin.run_reference if side == "ref" else refbin.run_ours
-        return runner(MODES[mode], home, {"OPENCLAW_GATEWAY_PORT": "1"}, timeout=400), home
+        return runner(MODES[mode], home, OFFLINE, timeout=400), home
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         return dict(zip(jobs, pool.map(run, jobs), strict=True))
@@ -108,7 +147,8 @@ def _ours_text(result: refbin.Result) -> str:
 
 
 # Model-row defaults the reference writes into every provider model row when it rewrites a config
-# that failed validation (runtime normalization, not a migration); we write none of them.
+# that failed validation (runtime normalization, not a migration), and the provider's api on a row
+# without one; we write none of them.
 MODEL_ROW_DEFAULTS = {"contextWindow": "200000", "maxTokens": "8192", "input.0": '"text"', "reasoning": "false",
                       "cost.input": "0", "cost.output": "0", "cost.cacheRead": "0", "cost.cacheWrite": "0"}
 # The re-validation line the reference prints because its channel plugin schemas reject the TTS blocks of
@@ -121,6 +161,8 @@ def _runtime_default(key: str, ref_value: str, ours: dict, auto_enabled: bool) -
         return False
     parts = key.split(".")
     if parts[:2] == ["models", "providers"] and len(parts) > 5 and parts[3] == "models":
+        if parts[5:] == ["api"]:  # a row without its own api gets its provider's
+            return ours.get(".".join([*parts[:3], "api"])) == ref_value
         return MODEL_ROW_DEFAULTS.get(".".join(parts[5:])) == ref_value
     return auto_enabled and parts[:2] == ["plugins", "entries"] and parts[3:] == ["enabled"] and ref_value == "true"
 
@@ -147,7 +189,7 @@ def test_fix_prints_the_change_lines_of_the_reference_in_its_order(runs, config)
     ref, ours = runs[(config, "fix", "ref")][0], runs[(config, "fix", "ours")][0]
     lines = _change_lines(ref)
     migrations = " ".join(lines[:next(i for i, line in enumerate(lines) if line.startswith("- "))])
-    assert migrations.count("Moved ") + migrations.count("Removed ") >= 3
+    assert sum(migrations.count(verb) for verb in ("Moved ", "Removed ", "Upgraded ", "Merged ")) >= 2
     # The reference's note box breaks long paths mid-word, so the text is compared without whitespace.
     expected = "".join(migrations.split()).replace("".join(NOT_OURS_TEXT.split()), "")
     assert expected in "".join(ours.stdout.split())

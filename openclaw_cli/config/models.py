@@ -793,11 +793,27 @@ def _agent_id(value: Any) -> str:
     return normalize_agent_id(value if isinstance(value, str) else None)
 
 
+# tools.web.search.<id> as an object: provider config that belongs under plugins.entries.<plugin>.config.webSearch
+# (OpenClaw 2026.7.1, dist/web-search-legacy-provider-keys-*.js and the tools.web.search refinement).
+LEGACY_WEB_SEARCH_PROVIDER_KEYS = frozenset({"brave", "duckduckgo", "exa", "firecrawl", "gemini", "grok", "kimi",
+                                             "minimax", "ollama", "perplexity", "searxng", "tavily"})
+
+
+def _legacy_web_search_issues(value: dict) -> Iterable[tuple[tuple, str]]:
+    search = object_at(object_at(object_at(value, "tools"), "web"), "search")
+    for key, entry in search.items():
+        if key in LEGACY_WEB_SEARCH_PROVIDER_KEYS and isinstance(entry, dict):
+            yield (("tools", "web", "search", key),
+                   "legacy web_search provider config must use plugins.entries.<plugin>.config.webSearch")
+
+
 class _RootRefinement(Refined):
-    """The checks across sections: every binding and broadcast target is a listed agent."""
+    """The checks across sections: every binding and broadcast target is a listed agent; no legacy
+    web-search provider block."""
 
     @classmethod
     def refine(cls, value: dict) -> Iterable[tuple[tuple, str]]:
+        yield from _legacy_web_search_issues(value)
         entries = object_at(value, "agents").get("list")
         if not isinstance(entries, list) or not entries:
             return

@@ -55,6 +55,17 @@ def write_config(ctx: DoctorContext, report: Report) -> bool:
     return True
 
 
+def write_refusal(ctx: DoctorContext) -> str | None:
+    """`--fix` ends by writing the repaired config, and OpenClaw validates what it writes: a config
+    still invalid after every repair (a block no migration moves, a rule no repair fixes) stops the
+    run there with the first issue, exit 1, before the checks that follow the write."""
+    doc = ctx.doc
+    if not ctx.should_repair or doc.raw is None or not doc.issues:
+        return None
+    issue = doc.issues[0]
+    return f"Error: Config validation failed: {issue.path or '<root>'}: {issue.snapshot_message}"
+
+
 def _words(step: str) -> list[str]:
     import shlex
 
@@ -109,6 +120,11 @@ def run_doctor(ctx: DoctorContext, checks: Sequence[Check], report: Report) -> i
         if check.id in AFTER_WRITE:
             continue
         ok = _run_one(check, ctx, report) and ok
+    refused = write_refusal(ctx)
+    if refused is not None:
+        report.error(refused)
+        report.renderer.flush()
+        return EXIT_ERROR
     ok = write_config(ctx, report) and ok
     for check in checks:
         if check.id in AFTER_WRITE:

@@ -36,10 +36,16 @@ class FinalConfigValidationCheck(Check):
         return issue_findings(doc.issues) + warning_findings(doc.warnings)
 
     def preflight(self, ctx: DoctorContext, report: Report) -> None:
-        """Start of a doctor run: say when the run goes on with a best-effort config."""
+        """Start of a doctor run: say when the run goes on with a best-effort config (not when legacy
+        keys explain it: their own note says what to run)."""
+        from openclaw_cli.doctor.checks.legacy_config import legacy_issues
+
         if ctx.doc.exists and ctx.doc.issues:
-            report.note("Config", ["Config invalid; doctor will run with best-effort config."], check_id=self.id,
-                        findings=issue_findings(ctx.doc.issues), kind="warning")
+            if legacy_issues(ctx):
+                report.findings.extend(issue_findings(ctx.doc.issues))  # listed by the closing `Invalid config:`
+            else:
+                report.note("Config", ["Config invalid; doctor will run with best-effort config."], check_id=self.id,
+                            findings=issue_findings(ctx.doc.issues), kind="warning")
         if ctx.doc.warnings:
             report.note("Config warnings", [f"- {w.path or '<root>'}: {w.message}" for w in ctx.doc.warnings],
                         check_id=self.id, findings=warning_findings(ctx.doc.warnings), kind="warning")

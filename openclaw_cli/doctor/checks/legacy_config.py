@@ -68,6 +68,14 @@ def _unknown_finding(path: str) -> Finding:
     return Finding(CHECK_ID, "warning", f"Unknown config key: {path}", path, UNKNOWN_HINT)
 
 
+def _blocked_findings(cfg: dict) -> list[Finding]:
+    """OpenClaw's preview warning for an openai-codex provider its migration cannot merge."""
+    from openclaw_cli.doctor.support.legacy_models import blocked_codex_provider_warnings
+
+    return [Finding(CHECK_ID, "warning", w, "models.providers.openai-codex")
+            for w in blocked_codex_provider_warnings(cfg)]
+
+
 class LegacyConfigCheck(Check):
     def __init__(self) -> None:
         super().__init__(CHECK_ID, "Legacy config keys detected", "Retired, renamed and unknown config keys.")
@@ -85,7 +93,7 @@ class LegacyConfigCheck(Check):
             if migrated is not None:
                 candidate = resolve_raw(migrated, ctx.config_path, dict(ctx.env))[0]
         out += [_unknown_finding(dotted(p)) for p in unknown_keys(ctx, candidate)]
-        return out
+        return out + _blocked_findings(ctx.cfg if candidate is None else candidate)
 
     def prepare_rest(self, ctx: DoctorContext) -> None:
         """Like OpenClaw, the rest of the run looks at the migrated config (not written)."""
@@ -132,6 +140,10 @@ class LegacyConfigCheck(Check):
                 report.note("Doctor", ["These legacy keys need a migration this tool does not have; edit them "
                                        "by hand (see the messages above)."], check_id=self.id, kind="warning")
         self._unknown(ctx, report, candidate)
+        blocked = _blocked_findings(ctx.cfg if candidate is None else candidate)
+        if blocked:
+            report.note("Doctor warnings", [f.message for f in blocked], check_id=self.id, findings=blocked,
+                        kind="warning")
 
     def _unknown(self, ctx: DoctorContext, report: Report, candidate: dict | None) -> None:
         from openclaw_cli.doctor.support.unknown_keys import dotted

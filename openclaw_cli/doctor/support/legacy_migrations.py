@@ -746,6 +746,8 @@ MIGRATIONS: tuple[tuple[str, Callable[[dict, Changes], None]], ...] = (
     ("gateway.controlUi.allowedOrigins-seed-for-non-loopback", control_ui_origins),
     ("gateway.bind.host-alias->bind-mode", gateway_bind),
     ("mcp.servers.type->transport", mcp_transport),
+    ("models.providers.openai-codex->models.providers.openai", legacy_models.codex_provider),
+    ("models.retired-model-refs", legacy_models.retired_model_refs),
     ("agents.defaults.models.vllm.params.qwenThinkingFormat->models.providers.vllm.models.compat.thinkingFormat",
      legacy_models.vllm_qwen_thinking_format),
     ("models.providers.*.models.*.compat.thinkingFormat-invalid", legacy_models.invalid_thinking_format),

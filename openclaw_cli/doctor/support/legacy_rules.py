@@ -132,9 +132,13 @@ def _stale_context_window(value: Any, _root: dict) -> bool:
 
 def _model_rules() -> tuple[Rule, ...]:
     from openclaw_cli.doctor.support import legacy_models as m
+    from openclaw_cli.doctor.support import retired_models
 
     move = 'run "openclaw doctor --fix" to move it to models.providers.vllm.models[].compat.thinkingFormat.'
     return (
+        Rule(("models", "providers"), retired_models.CODEX_PROVIDER_MESSAGE, m.codex_provider_match),
+        Rule(("models", "providers"), retired_models.CODEX_API_MESSAGE, m.codex_api_match),
+        *(Rule((section,), retired_models.MESSAGE, m.retired_refs_match) for section in retired_models.SECTIONS),
         Rule(("agents", "defaults", "models"), "agents.defaults.models.<vllm-model>.params.qwenThinkingFormat is "
              f"legacy; {move}", m.agent_models_match),
         Rule(("models", "providers", "vllm", "params"), f"models.providers.vllm.params.qwenThinkingFormat is legacy; "
