@@ -148,3 +148,18 @@ def test_the_database_source_counts_as_its_events_written_as_a_file_do(home, tmp
     assert (from_db.total, from_db.real, from_db.by_role) == (from_file.total, from_file.real, from_file.by_role)
     assert from_db.largest_tool_results == from_file.largest_tool_results
     assert from_db.file is None and from_file.file == str(jsonl)
+
+
+def test_a_database_of_a_newer_schema_stops_context_with_its_version(home):
+    write_db(agent_db(home / ".openclaw"), "PRAGMA user_version = 24")
+    out = run_context(["list", "--offline"], env_for(home))
+    assert out.returncode == 1
+    assert "was written by a newer OpenClaw (schema 24); this tool reads up to 23" in out.stderr
+    assert out.stdout == ""
+
+
+def test_a_session_without_events_has_no_transcript_messages(home):
+    drop_rows_from(home, 0)
+    out = run_context(["detail", "--offline", "--plain"], env_for(home))
+    assert out.returncode == 0, out.stderr
+    assert "Compactable transcript: unavailable (no transcript messages found)" in out.stdout
