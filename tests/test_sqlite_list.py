@@ -89,7 +89,6 @@ def test_a_newer_schema_stops_the_listing_with_one_line(state_home):
 @pytest.mark.parametrize("argv", [
     ["sessions", "cleanup", "--enforce"],
     ["compact", "agent:main:main", "--offline"],
-    ["context", "list", "--session", "agent:main:main", "--offline"],
 ])
 def test_commands_that_read_only_sessions_json_refuse_a_sqlite_agent_instead_of_an_empty_store(state_home, argv):
     state = state_home / ".openclaw"

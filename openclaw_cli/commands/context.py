@@ -104,7 +104,7 @@ def check_session_known(target: Target, live: LiveUsage | None) -> None:
     if not target.explicit_key or target.entry is not None or (live is not None and live.row is not None):
         return
     either = "; the running Gateway reports none either" if live is not None else ""
-    raise CliError(f"unknown session {target.session_key} in {target.store_path}{either}")
+    raise CliError(f"unknown session {target.session_key} in {target.store_display}{either}")
 
 
 def load_report(target: Target, options: GatewayOptions) -> Loaded:

@@ -28,7 +28,10 @@ def _tok(view: ContextView, bucket: list[int]) -> str:
 
 
 def extra_lines(loaded: Loaded, view: ContextView, stats: TranscriptStats | None, *, detail: bool) -> list[str]:
-    lines = [f"Source: {ORIGINS[loaded.origin]}."]
+    origin = ORIGINS[loaded.origin]
+    if loaded.origin == "store" and loaded.target.sqlite_path is not None:
+        origin = "the run report persisted on the session entry in the agent database"
+    lines = [f"Source: {origin}."]
     if not detail:
         return lines
     if stats is not None and stats.total:
@@ -44,7 +47,8 @@ def extra_lines(loaded: Loaded, view: ContextView, stats: TranscriptStats | None
                 lines.append(f"- {name}: ~{format_int(item.tokens)} tok{exact}{where}")
         if stats.oversized_lines:
             lines.append(f"Oversized lines (over 256 KiB, read as placeholders): {format_int(stats.oversized_lines)}")
-        lines.append(_compaction_line(loaded, view, stats.path))
+        if stats.file is not None:  # the planner reads a file; a database session is left unplanned
+            lines.append(_compaction_line(loaded, view, stats.file))
     return lines
 
 

@@ -4,12 +4,43 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
 from openclaw_cli.errors import CliError
 from openclaw_cli.js.values import object_at
+from openclaw_cli.transcript.reader import RawLine
+
+
+@dataclass(frozen=True)
+class SqliteTranscript:
+    """A session's transcript in its agent database (OpenClaw 2026.8+): its events streamed as
+    the lines of the JSONL file they were in the file era, from a read-only handle."""
+
+    db_path: str
+    agent_id: str
+    session_id: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.db_path} (session {self.session_id})"
+
+    def lines(self) -> Iterator[RawLine]:
+        from openclaw_cli.store.sqlite.connection import open_agent_db
+        from openclaw_cli.store.sqlite.transcript import iter_event_lines
+
+        with open_agent_db(self.db_path, self.agent_id) as db:
+            yield from iter_event_lines(db, self.session_id)
+
+    def has_events(self) -> bool:
+        from openclaw_cli.store.sqlite.connection import open_agent_db
+
+        with open_agent_db(self.db_path, self.agent_id) as db:
+            return bool(db.rows("SELECT 1 FROM transcript_events WHERE session_id = ? LIMIT 1", (self.session_id,)))
+
+
+TranscriptSource = str | SqliteTranscript  # a JSONL file, or a session's events in its database
 
 
 @dataclass
@@ -24,18 +55,36 @@ class Target:
     entry: dict[str, Any] | None
     workspace_dir: str
     explicit_key: bool = False  # the key came from --session (not the default main session)
+    sqlite_path: str | None = None  # the agent database when the agent keeps its sessions there
 
     @property
     def session_id(self) -> str | None:
         value = (self.entry or {}).get("sessionId")
         return value if isinstance(value, str) else None
 
+    @property
+    def store_display(self) -> str:
+        """The store OpenClaw names for this agent: its database in the SQLite era."""
+        return self.sqlite_path or self.store_path
+
+    def transcript_source(self) -> TranscriptSource | None:
+        """Where the entry's transcript is: its events in the agent database (when it has any),
+        else its JSONL file (`transcript_path`)."""
+        if self.sqlite_path is None:
+            return self.transcript_path()
+        session_id = (self.session_id or "").strip()
+        if not session_id:
+            return None
+        source = SqliteTranscript(self.sqlite_path, self.agent_id, session_id)
+        return source if source.has_events() else None
+
     def transcript_path(self) -> str | None:
-        """The entry's transcript when it exists (sessionFile first, then `<id>.jsonl`)."""
+        """The entry's transcript file when it exists (sessionFile first, then `<id>.jsonl`);
+        None for a session kept in the agent database."""
         from openclaw_cli.store.session_files import session_file_path_or_none, transcript_path_in_dir
 
         session_id = (self.session_id or "").strip()
-        if not session_id:
+        if not session_id or self.sqlite_path is not None:
             return None
         sessions_dir = os.path.dirname(self.store_path)
         session_file = (self.entry or {}).get("sessionFile")
@@ -98,15 +147,27 @@ def resolve_target(*, session: str | None = None, agent: str | None = None,
         agent_id = normalize_agent_id(parsed[0])
     store_path = resolve_store_path(session_store_template(cfg), agent_id, env)
     from openclaw_cli.config.agents import Target as StoreTarget
-    from openclaw_cli.store.era import refuse_sqlite
+    from openclaw_cli.store.era import detect
 
-    refuse_sqlite(cfg, [StoreTarget(agent_id, store_path)], "context", env)
-    loaded = load_store(store_path)
-    entry = loaded.store.get(key)
+    store = detect(cfg, StoreTarget(agent_id, store_path), env)
+    sqlite_path = store.sqlite_path if store.in_sqlite else None
+    if sqlite_path is not None:
+        entry = _sqlite_entry(sqlite_path, agent_id, key)
+    else:
+        entry = load_store(store_path).store.get(key)
     return Target(cfg=cfg, env=env, agent_id=agent_id, session_key=key, store_path=store_path,
                   entry=entry if isinstance(entry, dict) else None,
                   workspace_dir=resolve_workspace_dir(cfg, agent_id, env),
-                  explicit_key=bool(session and session.strip()))
+                  explicit_key=bool(session and session.strip()), sqlite_path=sqlite_path)
+
+
+def _sqlite_entry(db_path: str, agent_id: str, key: str) -> dict[str, Any] | None:
+    """The key's entry in the agent database (`session_nodes.entry_json`), read-only."""
+    from openclaw_cli.store.sqlite.connection import open_agent_db
+    from openclaw_cli.store.sqlite.entries import read_entry
+
+    with open_agent_db(db_path, agent_id) as db:
+        return read_entry(db, key)
 
 
 def _positive_int(value: Any) -> int | None:

@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from openclaw_cli.context.target import TranscriptSource
 from openclaw_cli.errors import CliError
-from openclaw_cli.transcript.display import scan_display
+from openclaw_cli.transcript.display import scan_display_lines
+from openclaw_cli.transcript.reader import RawLine, iter_raw_lines
 from openclaw_cli.transcript.realness import REAL_ROLES, has_meaningful_conversation_content, real_flags
 from openclaw_cli.transcript.tokens import estimate_tokens
 
@@ -32,13 +34,14 @@ class MessageInfo:
 class TranscriptStats:
     """Display messages of the active branch: counts for OpenClaw line and our breakdown."""
 
-    path: str
+    path: str  # the file, or the database and session, the transcript was read from
     total: int = 0
     real: int = 0
     by_role: dict[str, list[int]] = field(default_factory=dict)  # role -> [count, ~tok, exact tok]
     largest_tool_results: list[MessageInfo] = field(default_factory=list)
     skipped_lines: int = 0
     oversized_lines: int = 0
+    file: str | None = None  # the JSONL file, when the transcript is one
 
 
 def _tool_name(message: Mapping[str, Any]) -> str | None:
@@ -46,19 +49,25 @@ def _tool_name(message: Mapping[str, Any]) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def scan_transcript(path: str, exact: Callable[[Mapping[str, Any]], int] | None = None) -> TranscriptStats:
-    """Stream `path` once (bounded memory: one light record per line) and select the display
-    messages of the active branch; `exact(message)` adds a tokenizer count per message.
+def scan_transcript(source: TranscriptSource,
+                    exact: Callable[[Mapping[str, Any]], int] | None = None) -> TranscriptStats:
+    """Stream the transcript once (bounded memory: one light record per line), from its JSONL
+    file or its events in the agent database, and select the display messages of the active
+    branch; `exact(message)` adds a tokenizer count per message.
     Raises CliError when the file cannot be read."""
-    try:
-        return _scan(path, exact)
-    except OSError as exc:
-        raise CliError(f"cannot read transcript {path}: {exc.strerror or exc}") from None
+    if isinstance(source, str):
+        try:
+            stats = _scan(source, iter_raw_lines(source), exact)
+        except OSError as exc:
+            raise CliError(f"cannot read transcript {source}: {exc.strerror or exc}") from None
+        stats.file = source
+        return stats
+    return _scan(source.name, source.lines(), exact)
 
 
-def _scan(path: str, exact: Callable[[Mapping[str, Any]], int] | None) -> TranscriptStats:
-    stats = TranscriptStats(path=path)
-    scan = scan_display(path, lambda record: _message_info(record, exact))
+def _scan(name: str, lines: Iterable[RawLine], exact: Callable[[Mapping[str, Any]], int] | None) -> TranscriptStats:
+    stats = TranscriptStats(path=name)
+    scan = scan_display_lines(lines, lambda record: _message_info(record, exact))
     stats.skipped_lines, stats.oversized_lines = scan.skipped_lines, scan.oversized_lines
     messages = scan.messages
     roles = [m.role for m in messages]

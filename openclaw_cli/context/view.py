@@ -85,15 +85,15 @@ def make_view(loaded: Loaded, *, detail: bool, tokenizer: str | None = None,
         _exact_counts(loaded, view, encoder)
     stats = None
     if detail:
-        path = target.transcript_path()
+        source = target.transcript_source()
         if not (target.session_id or "").strip():
             view.compactable = "no active transcript session"
         else:
-            if path is not None:
+            if source is not None:
                 from openclaw_cli.context.tokenizer import message_counter
                 from openclaw_cli.context.transcript import scan_transcript
 
-                stats = scan_transcript(path, message_counter(encoder) if encoder else None)
+                stats = scan_transcript(source, message_counter(encoder) if encoder else None)
             view.compactable = (stats.real, stats.total) if stats and stats.total else "no transcript messages found"
     if extras:
         from openclaw_cli.context.extras import extra_lines

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from openclaw_cli.js import json as jsjson
-from openclaw_cli.transcript.reader import iter_raw_lines
+from openclaw_cli.transcript.reader import RawLine, iter_raw_lines
 from openclaw_cli.transcript.realness import REAL_ROLES, has_meaningful_conversation_content, real_flags
 from openclaw_cli.transcript.tree import scan_tree, select_path
 
@@ -100,10 +100,15 @@ def select_display(light: list[dict[str, Any]]) -> list[int]:
 def scan_display(path: str | Path, view: Callable[[dict[str, Any]], T | None]) -> DisplayScan[T]:
     """Stream `path` once (one light record per line kept), select the display records and
     return `view(record)` of each (records whose view is None are left out)."""
+    return scan_display_lines(iter_raw_lines(path), view)
+
+
+def scan_display_lines(lines: Iterable[RawLine], view: Callable[[dict[str, Any]], T | None]) -> DisplayScan[T]:
+    """`scan_display` over transcript lines from any source (a file, a database's events)."""
     light: list[dict[str, Any]] = []
     views: list[T | None] = []
     skipped = oversized = 0
-    for raw in iter_raw_lines(path):
+    for raw in lines:
         if raw.length > MAX_PARSE_LINE_BYTES:
             record = oversized_record(raw.text)
             oversized += 1

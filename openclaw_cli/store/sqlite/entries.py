@@ -74,12 +74,23 @@ def _project(entry: dict, owner: dict | None, participants: list[dict] | None, l
 def read_entries(db: AgentDb, *, listing: bool = False) -> list[tuple[str, dict]]:
     """Every session key and its entry, ordered by key, as OpenClaw reads them (internal keys
     and rows whose JSON is not an object left out). `listing` drops the prompt snapshots."""
+    return _read(db, None, listing)
+
+
+def read_entry(db: AgentDb, key: str) -> dict | None:
+    """One session key's entry as OpenClaw reads it (prompt snapshots included), or None."""
+    found = _read(db, key, False)
+    return found[0][1] if found else None
+
+
+def _read(db: AgentDb, key: str | None, listing: bool) -> list[tuple[str, dict]]:
     owner_cols = [c for c in _OWNER_COLUMNS if c in _columns(db, "session_nodes")]
     has_owner = len(owner_cols) == len(_OWNER_COLUMNS)
     select = "session_key, entry_json" + (", " + ", ".join(_OWNER_COLUMNS) if has_owner else "")
     participants = _participants(db)
+    where, params = ("WHERE session_key = ? ", (key,)) if key is not None else ("", ())
     out: list[tuple[str, dict]] = []
-    for row in db.rows(f"SELECT {select} FROM session_nodes ORDER BY session_key"):
+    for row in db.rows(f"SELECT {select} FROM session_nodes {where}ORDER BY session_key", params):
         key, text = row[0], row[1]
         if not isinstance(key, str) or is_internal_key(key):
             continue

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from openclaw_cli.errors import StoreError
+from openclaw_cli.js.strings import js_trim
 from openclaw_cli.store.sqlite.connection import AgentDb
+from openclaw_cli.transcript.reader import RawLine
 
 MAX_EVENT_BYTES = 64 * 1024 * 1024  # a bound on one decoded event, far above OpenClaw's 4 MiB
 
@@ -30,20 +33,34 @@ def _decode(session_id: str, seq: int, frame: bytes) -> bytes:
         raise StoreError(f"transcript event {seq} of session {session_id} does not decompress: {exc}") from None
 
 
-def read_events(db: AgentDb, session_id: str) -> list[TranscriptEvent]:
-    """The session's events in `seq` order (the header first), as stored."""
-    events = []
-    for seq, text, frame in db.rows(
+def iter_events(db: AgentDb, session_id: str) -> Iterator[TranscriptEvent]:
+    """The session's events in `seq` order (the header first), as stored, one row at a time."""
+    for seq, text, frame in db.conn.execute(
             "SELECT seq, event_json, event_zstd FROM transcript_events "
             "WHERE session_id = ? ORDER BY seq", (session_id,)):
         if text is not None:
             data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
-            events.append(TranscriptEvent(seq, data, False))
+            yield TranscriptEvent(seq, data, False)
         elif frame is not None:
-            events.append(TranscriptEvent(seq, _decode(session_id, seq, bytes(frame)), True))
+            yield TranscriptEvent(seq, _decode(session_id, seq, bytes(frame)), True)
         else:
             raise StoreError(f"transcript event {seq} of session {session_id} has no body")
-    return events
+
+
+def read_events(db: AgentDb, session_id: str) -> list[TranscriptEvent]:
+    """The session's events in `seq` order (the header first), as stored."""
+    return list(iter_events(db, session_id))
+
+
+def iter_event_lines(db: AgentDb, session_id: str) -> Iterator[RawLine]:
+    """The events as the lines of the JSONL file they were in the file era (offsets as if they
+    were written one per line), trimmed and decoded as a file reader yields them."""
+    offset = 0
+    for event in iter_events(db, session_id):
+        text = js_trim(event.data.decode("utf-8", "replace"))
+        if text:
+            yield RawLine(offset, len(event.data), text)
+        offset += len(event.data) + 1
 
 
 def is_cold(db: AgentDb, session_id: str) -> bool:
