@@ -19,6 +19,7 @@ class ConfigIssue:
     path: str
     message: str
     unknown_keys: tuple[str, ...] = ()  # for an object's unknown keys: the keys, in the config's order
+    variable: str = ""  # for a `${VAR}` that is not set: the variable's name
 
     def format(self) -> str:
         return f"{self.path or '<root>'}: {self.message}"
