@@ -29,6 +29,7 @@ VALID_96 = [
      "agents": {"entries": {"main": {}}}},
     {"session": {"maintenance": {"archiveDashboardAfter": 0}}, "agents": {"list": [{"id": "main"}]},
      "attachments": {"ttlHours": 5}},
+    {"agents": {"list": [{"id": "main"}, {"id": "ops"}], "ownership": "explicit"}},
 ]
 
 INVALID_96 = [
@@ -52,6 +53,13 @@ INVALID_96 = [
                                  "mode": "x"},
                  "writeLock": {}, "idleMinutes": 3, "groupScope": "x", "resetByType": {"dm": {}}}},
     {"session": {"maintenance": {"maxDiskBytes": "10 parsecs", "highWaterBytes": "x", "pruneAfter": "x"}}},
+    {"agents": {"entries": {"main": {}, "work": {}}, "ownership": "explicit", "defaults": {"heartbeat": {"agentId": "zed"}, "systemAgent": {"agentId": "Work"}}}, "talk": {"agentId": "nope"}, "broadcast": {"strategy": "sequential", "telegram:123": {"agents": ["main", "zed"], "maxRounds": 9}, "peer1": ["main", "work", "x"], "peer2": {"agents": ["main"]}}},
+    {"broadcast": {"telegram:1": ["main"], "slack:2": {"agents": ["main"], "mentionGating": "yes", "maxTurns": 1.5, "other": 1}, "discord:3": {}}},
+    {"talk": {"agentId": "main"}, "agents": {"defaults": {"heartbeat": {"agentId": "ops"}}}, "broadcast": {"plain": ["a"], "x:1": ["main"]}},
+    {"bindings": [{"agentId": "zed", "match": {"channel": "x"}}]},
+    {"agents": {"list": [{"id": "main"}, {"id": "ops"}]}, "bindings": [{"agentId": "Ops", "match": {"channel": "x"}}, {"agentId": "zed", "match": {"channel": "x"}}], "broadcast": {"p": ["ops", "Ops"]}},
+    {"agents": {"list": [{"id": "main", "default": True}, {"id": "ops", "default": True}]}},
+    {"agents": {"list": [{"id": "main", "default": True}, {"id": "ops"}], "ownership": "explicit"}},
 ]
 
 

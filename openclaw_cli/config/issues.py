@@ -142,6 +142,8 @@ _BOUNDS = (("must be greater than ", "Too small", ">"), ("minimum: ", "Too small
 
 
 def _received(value: Any) -> str:
+    if type(value) is object:  # a required key that is absent
+        return "undefined"
     if value is None:
         return "null"
     if isinstance(value, bool):

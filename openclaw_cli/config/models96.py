@@ -4,8 +4,8 @@ Built from the pieces of `config/models.py`: a variant takes a 2026.7.1 object, 
 2026.9.6 no longer accepts and adds its new ones. Checked as 2026.9.6 checks them:
 `session` (with `session.maintenance`: `archiveDashboardAfter`, `preserveRecent`, `coldStorage`,
 `maxDiskBytes: false`, positive durations; `rotateBytes` and `pruneDays` are gone), `agents.entries`
-(agents keyed by id) and `agents.ownership` with their roster rules, and the agent ids that
-bindings name. Accepted with their values unchecked: the other new keys (`gateway.roles`,
+(agents keyed by id) and `agents.ownership` with their roster rules, `broadcast` groups, and the
+agent ids that heartbeats, the system agent, Talk, bindings and broadcasts name. Accepted with their values unchecked: the other new keys (`gateway.roles`,
 `agents.defaults.mediaModels`, new top-level sections, ...). Still accepted as in 2026.7.1: the keys
 2026.9.6 moves on load (`agents.list` becomes `agents.entries`) and the removed keys outside
 `session` (not yet followed).
@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic_core import PydanticCustomError, core_schema
 
 from openclaw_cli.config import issues, models
@@ -33,8 +33,8 @@ from openclaw_cli.config.models import (
     _stringified,
 )
 from openclaw_cli.config.units import parse_duration_ms
-from openclaw_cli.config.zod import ONE_OF, UNION, UNSET, Refined, Strict
-from openclaw_cli.js.values import object_at
+from openclaw_cli.config.zod import ONE_OF, UNION, UNSET, JsNumber, Refined, Sized, Strict, js_same, required
+from openclaw_cli.js.values import js_string, object_at
 
 _POSITIVE = "duration must be positive (use ms, s, m, h, d), e.g. 30d"
 
@@ -178,6 +178,9 @@ class Agents96(Refined):
     @classmethod
     def refine(cls, value: dict) -> Iterable[tuple[tuple, str]]:
         keyed = value.get("entries")
+        listed = value.get("list")
+        if not isinstance(keyed, dict) and isinstance(listed, list):  # 2026.9.6 moves it to `entries` first
+            keyed = {e.get("id"): e for e in listed if isinstance(e, dict) and isinstance(e.get("id"), str)}
         if not isinstance(keyed, dict):
             return
         first_key: dict[str, str] = {}
@@ -219,6 +222,37 @@ Gateway96 = variant("Gateway96", models.Gateway, controlUi=(ControlUi96, UNSET),
                     nodes=(Nodes96, UNSET), remote=(Remote96, UNSET),
                     **_unchecked_fields("cliAgents portals publicOrigin roles"))
 
+class BroadcastGroup(Strict):
+    """An agent group thread: agents answering one channel-qualified peer together."""
+
+    agents: Annotated[list[str], Sized(max_items=16)] = required()
+    mentionGating: bool = UNSET
+    maxRounds: Annotated[float, JsNumber(integer=True, ge=1, le=4)] = UNSET
+    maxTurns: Annotated[float, JsNumber(integer=True, ge=1, le=32)] = UNSET
+
+
+_QUALIFIED_PEER = re.compile(r"[a-z][a-z0-9_-]*:.+", re.IGNORECASE | re.DOTALL)
+
+
+class Broadcast96(Refined):
+    """`broadcast`: a strategy, and for every other key the agent ids (or a group) a peer's messages go to."""
+
+    model_config = ConfigDict(strict=True, extra="allow", populate_by_name=False)
+    __pydantic_extra__: dict[str, Annotated[list[str] | BroadcastGroup, UNION]] = Field(init=False)
+    strategy: Annotated[Literal["parallel", "sequential"], ONE_OF] = UNSET
+
+    @classmethod
+    def refine(cls, value: dict) -> Iterable[tuple[tuple, str]]:
+        for peer, entry in value.items():
+            if peer == "strategy" or not isinstance(entry, (dict, list)):
+                continue
+            qualified = bool(_QUALIFIED_PEER.match(peer))
+            if isinstance(entry, dict) and not qualified:
+                yield (peer,), "Group options require a channel-qualified key (<channel>:<peerId>)."
+            elif isinstance(entry, list) and qualified and len(entry) > 16:
+                yield (peer,), "Agent group threads support at most 16 agents."
+
+
 _NEW_SECTION_KEYS = {
     "browser": "allowSystemProfileImport extensionRelay",
     "logging": "audit",
@@ -235,8 +269,18 @@ _NEW_SECTION_KEYS = {
 _NEW_SECTIONS = "attachments cloudWorkers desktop telemetry tts worktreeAcceleration worktreeRoot"
 
 
+_EXPLICIT_TARGETS = (("agents", "defaults", "heartbeat", "agentId"), ("agents", "defaults", "systemAgent", "agentId"),
+                     ("talk", "agentId"))
+
+
+def _unknown(agent_id: Any) -> str:
+    return f'Unknown agent id "{agent_id}" (not in agents.entries).'
+
+
 class _RootRefinement96(Refined):
-    """The checks across sections: a binding names a configured agent (`agents.entries`)."""
+    """The checks across sections: every agent id a heartbeat, the system agent, Talk, a binding or a
+    broadcast names is a configured agent (`agents.entries`, or `agents.list` that 2026.9.6 moves
+    there; `main` when none is configured)."""
 
     @classmethod
     def refine(cls, value: dict) -> Iterable[tuple[tuple, str]]:
@@ -249,14 +293,28 @@ class _RootRefinement96(Refined):
             ids = [e.get("id") for e in listed if isinstance(e, dict)]
         else:
             ids = []
-        if not ids:
-            return
+        ids = ids or ["main"]  # the agent a config without agents has
         known = {_agent_id(i) for i in ids}
+        for path in _EXPLICIT_TARGETS:
+            cursor: Any = value
+            for key in path:
+                cursor = cursor.get(key) if isinstance(cursor, dict) else None
+            if isinstance(cursor, str) and _agent_id(cursor) not in known:
+                yield path, _unknown(cursor)
         bindings = value.get("bindings")
         for index, binding in enumerate(bindings if isinstance(bindings, list) else []):
             agent_id = binding.get("agentId") if isinstance(binding, dict) else None
             if isinstance(agent_id, str) and agent_id != "main" and _agent_id(agent_id) not in known:
-                yield ("bindings", index, "agentId"), f'Unknown agent id "{agent_id}" (not in agents.entries).'
+                yield ("bindings", index, "agentId"), _unknown(agent_id)
+        broadcast = value.get("broadcast")
+        for peer, entry in (broadcast.items() if isinstance(broadcast, dict) else ()):
+            if peer == "strategy" or not isinstance(entry, (dict, list)):
+                continue
+            targets = entry if isinstance(entry, list) else entry.get("agents")
+            where: tuple = (("broadcast", peer) if isinstance(entry, list) else ("broadcast", peer, "agents"))
+            for index, agent_id in enumerate(targets if isinstance(targets, list) else []):
+                if not any(js_same(agent_id, raw) for raw in ids):
+                    yield (*where, index), _unknown(js_string(agent_id))
 
 
 _ROOT_FIELDS = dict(models._ROOT_FIELDS)
@@ -269,6 +327,7 @@ _ROOT_FIELDS.update({
     "session": (Session96, UNSET),
     "cron": (Cron96, UNSET),
     "gateway": (Gateway96, UNSET),
+    "broadcast": (Broadcast96, UNSET),
 })
 OpenClawConfig96 = create_model("OpenClawConfig96", __base__=_RootRefinement96, __module__=__name__,
                                 **_ROOT_FIELDS)
