@@ -30,6 +30,7 @@ VALID_96 = [
     {"session": {"maintenance": {"archiveDashboardAfter": 0}}, "agents": {"list": [{"id": "main"}]},
      "attachments": {"ttlHours": 5}},
     {"agents": {"list": [{"id": "main"}, {"id": "ops"}], "ownership": "explicit"}},
+    {"cron": {"sessionRetention": "7d", "skipMissedJobs": True}, "gateway": {"port": 18789, "reload": {"mode": "hybrid"}}, "acp": {"enabled": True, "stream": {"deliveryMode": "live"}}, "meta": {"lastTouchedVersion": "2026.9.6", "migrations": {}}},
 ]
 
 INVALID_96 = [
@@ -60,6 +61,8 @@ INVALID_96 = [
     {"agents": {"list": [{"id": "main"}, {"id": "ops"}]}, "bindings": [{"agentId": "Ops", "match": {"channel": "x"}}, {"agentId": "zed", "match": {"channel": "x"}}], "broadcast": {"p": ["ops", "Ops"]}},
     {"agents": {"list": [{"id": "main", "default": True}, {"id": "ops", "default": True}]}},
     {"agents": {"list": [{"id": "main", "default": True}, {"id": "ops"}], "ownership": "explicit"}},
+    {"acp": {"maxConcurrentSessions": 2, "runtime": {"ttlMinutes": 3}, "stream": {"coalesceIdleMs": 1, "hiddenBoundarySeparator": "none", "maxChunkChars": 2, "maxOutputChars": 3, "maxSessionUpdateChars": 4}}, "gateway": {"channelHealthCheckMinutes": 5, "channelMaxRestartsPerHour": 3, "channelStaleEventThresholdMinutes": 10, "handshakeTimeoutMs": 5, "controlUi": {"allowInsecureAuth": True, "chatMessageMaxWidth": "40rem"}, "http": {"endpoints": {"chatCompletions": {"maxBodyBytes": 5, "maxImageParts": 1, "maxTotalImageBytes": 3}, "responses": {"maxBodyBytes": 4}}}, "nodes": {"allowCommands": ["a"], "denyCommands": ["b"]}, "reload": {"debounceMs": 3, "deferralTimeoutMs": 4, "mode": "hot"}, "remote": {"enabled": True}, "tailscale": {"resetOnExit": True, "serviceName": "svc:x"}}, "cron": {"failureDestination": {}, "maxConcurrentRuns": 2, "retry": {}, "runLog": {}}, "meta": {"lastTouchedAt": "2026-01-01T00:00:00Z"}},
+    {"session": {"scope": "x", "reset": {"mode": "x"}, "dmScope": "x", "sendPolicy": {"default": "x"}}, "agents": {"entries": {"main": {"verboseDefault": "x", "fastModeDefault": "x"}}}, "broadcast": {"strategy": "x"}},
 ]
 
 

@@ -163,10 +163,13 @@ def _message_sqlite_era(error: Any) -> str:
         suffix = " (allowed: true, false)" if kind == "bool_type" else ""
         return f"Invalid input: expected {expected}, received {_received(error.get('input'))}{suffix}"
     if kind == VALUE:
+        from openclaw_cli.config.models96 import is_enum_path
+
         labels = list(dict.fromkeys(_js_label(v) for v in ctx["values"]))
-        if len(labels) > 1:
+        if len(labels) == 1:
+            return f"Invalid input: expected {labels[0]} (allowed: {labels[0]})"
+        if is_enum_path(tuple(error["loc"])):
             return "Invalid option: expected one of " + "|".join(labels)
-        return f"Invalid input: expected {labels[0]} (allowed: {labels[0]})"
     if kind == CHECK:
         for words, size, operator in _BOUNDS:
             if error["msg"].startswith(f"Invalid input ({words}"):

@@ -6,9 +6,10 @@ Built from the pieces of `config/models.py`: a variant takes a 2026.7.1 object, 
 `maxDiskBytes: false`, positive durations; `rotateBytes` and `pruneDays` are gone), `agents.entries`
 (agents keyed by id) and `agents.ownership` with their roster rules, `broadcast` groups, and the
 agent ids that heartbeats, the system agent, Talk, bindings and broadcasts name. Accepted with their values unchecked: the other new keys (`gateway.roles`,
-`agents.defaults.mediaModels`, new top-level sections, ...). Still accepted as in 2026.7.1: the keys
-2026.9.6 moves on load (`agents.list` becomes `agents.entries`) and the removed keys outside
-`session` (not yet followed).
+`agents.defaults.mediaModels`, new top-level sections, ...). Rejected: the keys it dropped from
+`session`, `agents`, `gateway`, `cron`, `acp` and `meta`. Still accepted as in 2026.7.1: the keys
+2026.9.6 moves on load (`agents.list` becomes `agents.entries`) and the keys it dropped inside the
+other sections (not followed: only their own key sets are checked).
 """
 
 import re
@@ -37,6 +38,23 @@ from openclaw_cli.config.zod import ONE_OF, UNION, UNSET, JsNumber, Refined, Siz
 from openclaw_cli.js.values import js_string, object_at
 
 _POSITIVE = "duration must be positive (use ms, s, m, h, d), e.g. 30d"
+
+ENUM_PATHS = tuple(tuple(p.split(".")) for p in (
+    "agents.defaults.compaction.postIndexSync agents.defaults.compaction.thinkingLevel agents.defaults.imageQuality "
+    "agents.defaults.modelSelectionScope agents.defaults.skipOptionalBootstrapFiles.* "
+    "agents.defaults.subagents.delegationMode agents.defaults.thinkingDefault "
+    "agents.entries.*.groupChat.unmentionedInbound agents.entries.*.reasoningDefault agents.entries.*.runtime.acp.mode "
+    "agents.entries.*.subagents.delegationMode agents.entries.*.thinkingDefault agents.entries.*.toolProgressDetail "
+    "agents.entries.*.tts.auto agents.entries.*.tts.mode agents.entries.*.verboseDefault "
+    "bindings.*.acp.mode bindings.*.session.dmScope bindings.*.session.groupScope broadcast.strategy "
+    "cron.failureAlert.mode session.dmScope session.groupScope session.maintenance.mode "
+    "session.threadBindings.defaultSpawnContext").split())
+"""Where 2026.9.6's schema has a zod enum (its issue: `Invalid option: expected one of "a"|"b"`); its
+other choices of strings are unions of literals (`Invalid input (allowed: "a", "b")`)."""
+
+
+def is_enum_path(loc: tuple) -> bool:
+    return any(len(p) == len(loc) and all(a in ("*", str(b)) for a, b in zip(p, loc)) for p in ENUM_PATHS)
 
 
 class _PositiveDuration:
@@ -67,9 +85,9 @@ def variant(name: str, base: type[BaseModel], *, drop: str = "", root: type[Base
         return create_model(name, __base__=base, __module__=__name__, **fields)
     dropped = set(drop.split())
     kept: dict[str, Any] = {}
-    for field_name, info in base.model_fields.items():
-        if (info.alias or field_name) not in dropped and field_name not in fields:
-            kept[field_name] = (info.annotation, info)
+    for field_name, info in base.model_fields.items():  # a replaced field keeps its place
+        if (info.alias or field_name) not in dropped:
+            kept[field_name] = fields.pop(field_name, (info.annotation, info))
     return create_model(name, __base__=root, __module__=__name__, **kept, **fields)
 
 
@@ -206,21 +224,47 @@ class Agents96(Refined):
 
 # -------------------------------------------------------------------------------- the other sections
 
-Meta96 = variant("Meta96", models.Meta, **_unchecked_fields("migrations"))
-Cron96 = variant("Cron96", models.Cron, **_unchecked_fields("skipMissedJobs webhookSsrfPolicy"))
-ControlUi96 = variant("ControlUi96", models.ControlUi, **_unchecked_fields(
-    "automaticallyFetchFavicons communityInvite environment experimental github sessionObserver"))
+Meta96 = variant("Meta96", models.Meta, drop="lastTouchedAt", **_unchecked_fields("migrations"))
+AcpStream96 = variant("AcpStream96", models.AcpStream,
+                      drop="coalesceIdleMs hiddenBoundarySeparator maxChunkChars maxOutputChars maxSessionUpdateChars")
+AcpRuntimeDefaults96 = variant("AcpRuntimeDefaults96", models.AcpRuntimeDefaults, drop="ttlMinutes")
+Acp96 = variant("Acp96", models.Acp, drop="maxConcurrentSessions", stream=(AcpStream96, UNSET),
+                runtime=(AcpRuntimeDefaults96, UNSET))
+
+
+class _CronChecks(Refined):
+    refine = models.Cron.__dict__["refine"]
+
+
+Cron96 = variant("Cron96", models.Cron, drop="store maxConcurrentRuns retry runLog failureDestination",
+                 root=_CronChecks, **_unchecked_fields("skipMissedJobs webhookSsrfPolicy"))
+ControlUi96 = variant("ControlUi96", models.ControlUi, drop="allowInsecureAuth chatMessageMaxWidth",
+                      **_unchecked_fields("automaticallyFetchFavicons communityInvite environment experimental "
+                                          "github sessionObserver"))
 TrustedProxy96 = variant("TrustedProxy96", models.TrustedProxy,
                          **_unchecked_fields("cloudflareAccessOidc deviceAutoApprove"))
 GatewayAuth96 = variant("GatewayAuth96", models.GatewayAuth, trustedProxy=(TrustedProxy96, UNSET),
                         **_unchecked_fields("identityScopes"))
 NodesPairing96 = variant("NodesPairing96", models.NodesPairing, **_unchecked_fields("autoApproveLocal sshVerify"))
-Nodes96 = variant("Nodes96", models.Nodes, pairing=(NodesPairing96, UNSET),
+Nodes96 = variant("Nodes96", models.Nodes, drop="allowCommands denyCommands", pairing=(NodesPairing96, UNSET),
                   **_unchecked_fields("allowSkills commands pluginTools"))
-Remote96 = variant("Remote96", models.Remote, **_unchecked_fields("edgeAuth"))
-Gateway96 = variant("Gateway96", models.Gateway, controlUi=(ControlUi96, UNSET), auth=(GatewayAuth96, UNSET),
-                    nodes=(Nodes96, UNSET), remote=(Remote96, UNSET),
-                    **_unchecked_fields("cliAgents portals publicOrigin roles"))
+Remote96 = variant("Remote96", models.Remote, drop="enabled", **_unchecked_fields("edgeAuth"))
+Tailscale96 = variant("Tailscale96", models.Tailscale, drop="resetOnExit serviceName")
+Reload96 = variant("Reload96", models.Reload, drop="debounceMs deferralTimeoutMs",
+                   mode=(Annotated[Literal["off", "hybrid"], ONE_OF], UNSET))
+ChatCompletions96 = variant("ChatCompletions96", models.ChatCompletions,
+                            drop="maxBodyBytes maxImageParts maxTotalImageBytes")
+Responses96 = variant("Responses96", models.Responses, drop="maxBodyBytes")
+Endpoints96 = variant("Endpoints96", models.Endpoints, chatCompletions=(ChatCompletions96, UNSET),
+                      responses=(Responses96, UNSET))
+Http96 = variant("Http96", models.Http, endpoints=(Endpoints96, UNSET))
+Gateway96 = variant(
+    "Gateway96", models.Gateway,
+    drop="channelHealthCheckMinutes channelMaxRestartsPerHour channelStaleEventThresholdMinutes handshakeTimeoutMs",
+    controlUi=(ControlUi96, UNSET), auth=(GatewayAuth96, UNSET), nodes=(Nodes96, UNSET), remote=(Remote96, UNSET),
+    tailscale=(Tailscale96, UNSET), reload=(Reload96, UNSET), http=(Http96, UNSET),
+    **_unchecked_fields("cliAgents portals publicOrigin roles"))
+"""`gateway` without 2026.7.1's channel-health and handshake settings (and their refinement)."""
 
 class BroadcastGroup(Strict):
     """An agent group thread: agents answering one channel-qualified peer together."""
@@ -323,6 +367,7 @@ _ROOT_FIELDS.update({
        for name, keys in _NEW_SECTION_KEYS.items()},
     **_unchecked_fields(_NEW_SECTIONS),
     "meta": (Meta96, UNSET),
+    "acp": (Acp96, UNSET),
     "agents": (Agents96, UNSET),
     "session": (Session96, UNSET),
     "cron": (Cron96, UNSET),
