@@ -19,6 +19,7 @@ class ConfigIssue:
     path: str
     message: str
     unknown_keys: tuple[str, ...] = ()  # for an object's unknown keys: the keys, in the config's order
+    variable: str = ""  # for a `${VAR}` that is not set: the variable's name
 
     def format(self) -> str:
         return f"{self.path or '<root>'}: {self.message}"
@@ -54,8 +55,9 @@ def check_error(message: str) -> PydanticCustomError:
     return PydanticCustomError(CHECK, message)
 
 
-def type_error() -> PydanticCustomError:
-    return PydanticCustomError(TYPE, _INVALID_INPUT)
+def type_error(expected: str | None = None) -> PydanticCustomError:
+    """The wrong kind of value; `expected` names the kind (`int`) for the releases that say it."""
+    return PydanticCustomError(TYPE, _INVALID_INPUT, {"expected": expected} if expected else None)
 
 
 def value_error(values: tuple) -> PydanticCustomError:
@@ -132,12 +134,58 @@ def _message(error: Any) -> str:
     return message
 
 
-def config_issues(error: ValidationError) -> list[ConfigIssue]:
-    """OpenClaw's issues for a failed validation, in its order.
+# 2026.8+ prints zod's own words for the kind of value expected and received, and for bounds.
+_KINDS = {"string_type": "string", "bool_type": "boolean", "float_type": "number", "int_type": "number",
+          "dict_type": "object", "model_type": "object", "model_attributes_type": "object", "list_type": "array"}
+_BOUNDS = (("must be greater than ", "Too small", ">"), ("minimum: ", "Too small", ">="),
+           ("maximum: ", "Too big", "<="))
+
+
+def _received(value: Any) -> str:
+    if type(value) is object:  # a required key that is absent
+        return "undefined"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _message_sqlite_era(error: Any) -> str:
+    """A message in OpenClaw 2026.9.6's words (zod 4's, with the allowed values after them)."""
+    kind, ctx = error["type"], error.get("ctx") or {}
+    expected = _KINDS.get(kind) or (ctx.get("expected") if kind == TYPE else None)
+    if expected:
+        suffix = " (allowed: true, false)" if kind == "bool_type" else ""
+        return f"Invalid input: expected {expected}, received {_received(error.get('input'))}{suffix}"
+    if kind == VALUE:
+        from openclaw_cli.config.models96 import is_enum_path
+
+        labels = list(dict.fromkeys(_js_label(v) for v in ctx["values"]))
+        if len(labels) == 1:
+            return f"Invalid input: expected {labels[0]} (allowed: {labels[0]})"
+        if is_enum_path(tuple(error["loc"])):
+            return "Invalid option: expected one of " + "|".join(labels)
+    if kind == CHECK:
+        for words, size, operator in _BOUNDS:
+            if error["msg"].startswith(f"Invalid input ({words}"):
+                limit = error["msg"][len(f"Invalid input ({words}"):-1]
+                return f"{size}: expected number to be {operator}{limit} ({words}{limit})"
+    return _message(error)
+
+
+def config_issues(error: ValidationError, *, sqlite_era: bool = False) -> list[ConfigIssue]:
+    """OpenClaw's issues for a failed validation, in its order (in 2026.9.6's words with `sqlite_era`).
 
     zod reports an object's unknown keys as one issue at the object's path; pydantic reports each
-    key (after the object's fields, so they are adjacent): they become one issue here.
+    key (after the object's fields, so they are adjacent): they become one issue here. A record's
+    key that fails is reported at the key's path.
     """
+    message = _message_sqlite_era if sqlite_era else _message
     issues: list[ConfigIssue] = []
     last_extra: tuple | None = None
     for row in error.errors():
@@ -147,8 +195,13 @@ def config_issues(error: ValidationError) -> list[ConfigIssue]:
                 issues[-1].unknown_keys += (str(loc[-1]),)
                 continue
             last_extra, key, loc = loc[:-1], str(loc[-1]), loc[:-1]
-            issues.append(ConfigIssue(".".join(str(p) for p in loc), _message(row), (key,)))
+            issues.append(ConfigIssue(".".join(str(p) for p in loc), message(row), (key,)))
             continue
         last_extra = None
-        issues.append(ConfigIssue(".".join(str(p) for p in loc), _message(row)))
+        if loc and loc[-1] == "[key]":
+            loc = loc[:-1]
+        issues.append(ConfigIssue(".".join(str(p) for p in loc), message(row)))
+    if sqlite_era:
+        for issue in issues:
+            issue.message = issue.snapshot_message
     return issues

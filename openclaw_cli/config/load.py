@@ -70,7 +70,27 @@ def load_config(env: MutableMapping[str, str] | None = None, *, strict: bool = T
     loaded = _load_file(path, env)
     if strict and loaded.issues:
         raise ConfigError(format_config_error(path, loaded.issues))
+    if strict:
+        _warn_missing_env(loaded)
     return loaded
+
+
+def missing_env_lines(loaded: LoadedConfig) -> list[str]:
+    """One line per `${VAR}` of the config that is not set: `config: ${VAR} is not set (<path>)`."""
+    return [f"config: ${{{w.variable}}} is not set ({w.path or '<root>'})" for w in loaded.warnings if w.variable]
+
+
+def _warn_missing_env(loaded: LoadedConfig) -> None:
+    """At a terminal, a `warning:` line naming each variable that is not set. OpenClaw keeps the value
+    silently (nothing on stdout or stderr), so piped output stays its own; doctor lists them itself."""
+    import sys
+
+    if not getattr(sys.stderr, "isatty", lambda: False)():
+        return
+    from openclaw_cli.ui.console import warn
+
+    for line in dict.fromkeys(missing_env_lines(loaded)):
+        warn(line)
 
 
 def _load_file(path: str, env: MutableMapping[str, str]) -> LoadedConfig:
@@ -104,7 +124,8 @@ def resolve_config(parsed: Any, path: str, env: MutableMapping[str, str]
     warnings: list[ConfigIssue] = []
     resolved = substitute_env_vars(
         resolved, env, on_missing=lambda name, where: warnings.append(
-            ConfigIssue(where, f'Missing env var "{name}" - feature using this value will be unavailable')))
+            ConfigIssue(where, f'Missing env var "{name}" - feature using this value will be unavailable',
+                        variable=name)))
     issues = validate_config(resolved, env)
     return (resolved if isinstance(resolved, dict) else {}), issues, warnings
 

@@ -10,13 +10,14 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from openclaw_cli.config import paths
+from openclaw_cli.config.era import FILE_ERA, SQLITE_ERA, config_era
 from openclaw_cli.config.issues import ConfigIssue, config_issues
 from openclaw_cli.config.models import OpenClawConfig
 from openclaw_cli.config.zod import ZodTagged, is_number, tag_of
 from openclaw_cli.js.strings import js_trim
 from openclaw_cli.js.values import object_at
 
-__all__ = ["ConfigIssue", "is_number", "unknown_key_paths", "validate_config"]
+__all__ = ["ConfigIssue", "is_number", "schema_for", "unknown_key_paths", "validate_config"]
 
 
 def _duplicate_agent_dirs(cfg: dict, env: Mapping[str, str] | None) -> list[ConfigIssue]:
@@ -92,20 +93,33 @@ def _gateway_tailscale_issues(cfg: dict) -> list[ConfigIssue]:
     return []
 
 
-def validate_config(cfg: Any, env: Mapping[str, str] | None = None) -> list[ConfigIssue]:
+def schema_for(era: str) -> type[BaseModel]:
+    """The schema of a release (config/era.py): 2026.7.1's, or 2026.9.6's variant of it."""
+    if era == SQLITE_ERA:
+        from openclaw_cli.config.models96 import OpenClawConfig96
+
+        return typing.cast(type[BaseModel], OpenClawConfig96)
+    return typing.cast(type[BaseModel], OpenClawConfig)
+
+
+def validate_config(cfg: Any, env: Mapping[str, str] | None = None, era: str | None = None) -> list[ConfigIssue]:
     """OpenClaw's accept/reject decision for a resolved config: the schema's issues, or else the
-    duplicate agent folders, or else the Tailscale exposure rules."""
+    duplicate agent folders, or else the Tailscale exposure rules. Judged by the release of `era`
+    (default: the state's, config/era.py)."""
+    era = config_era(cfg, env) if era is None else era
     try:
-        OpenClawConfig.model_validate(cfg)
+        schema_for(era).model_validate(cfg)
     except ValidationError as exc:
-        return config_issues(exc)
+        return config_issues(exc, sqlite_era=era == SQLITE_ERA)
+    if era == SQLITE_ERA:
+        return _gateway_tailscale_issues(cfg)
     return _duplicate_agent_dirs(cfg, env) or _gateway_tailscale_issues(cfg)
 
 
-def unknown_key_paths(cfg: Any) -> list[tuple[str | int, ...]]:
-    """Paths of the keys the schema does not know, children before the parent's own (validator order)."""
+def unknown_key_paths(cfg: Any, era: str = FILE_ERA) -> list[tuple[str | int, ...]]:
+    """Paths of the keys the schema of `era` does not know, children before the parent's own (validator order)."""
     out: list[tuple[str | int, ...]] = []
-    _walk(OpenClawConfig, cfg, (), out)
+    _walk(schema_for(era), cfg, (), out)
     return out
 
 

@@ -109,7 +109,7 @@ class JsNumber:
 
     def _check(self, value: float) -> float:
         if self.integer and not float(value).is_integer():
-            raise issues.type_error()
+            raise issues.type_error("int")
         failed: list[str] = []
         if self.integer and abs(value) > MAX_SAFE_INTEGER:
             failed.append("Invalid input")
