@@ -91,3 +91,33 @@ def test_a_wrapped_example_continues_under_its_description():
     assert narrow[:2] == ["    openclaw sessions cleanup --dry-run",
                           "        What maintenance would remove, and why, in all."]
     assert all(len(row) <= 60 for row in narrow)
+
+
+HELP_MODULES = {"openclaw_cli", "openclaw_cli.cli", "openclaw_cli.cli.app", "openclaw_cli.cli.argv",
+                "openclaw_cli.cli.compact", "openclaw_cli.cli.completion", "openclaw_cli.cli.context",
+                "openclaw_cli.cli.doctor", "openclaw_cli.cli.help", "openclaw_cli.cli.overlay",
+                "openclaw_cli.cli.sessions", "openclaw_cli.config", "openclaw_cli.config.paths",
+                "openclaw_cli.errors", "openclaw_cli.js", "openclaw_cli.js.paths", "openclaw_cli.js.strings",
+                "openclaw_cli.ui", "openclaw_cli.ui.console", "openclaw_cli.ui.progress"}
+"""Our modules a help page may load: the command line, the profile switch and the console; no domain package."""
+
+HEAVY_PACKAGES = ("pydantic", "pydantic_core", "rich", "apsw", "sqlite3", "tiktoken", "PIL", "zstandard",
+                  "humanfriendly", "websockets", "json")
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=lambda p: " ".join(p) or "openclaw")
+def test_a_help_page_loads_only_the_command_line_and_the_console(path, tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom openclaw_cli.cli.app import main\n"
+            f"try:\n    main({[*path, '--help']!r})\nexcept SystemExit:\n    pass\n"
+            "print(sorted(sys.modules), file=sys.stderr)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
+                         env={**refbin.clean_env(tmp_path, {}), "COLUMNS": "80"}, timeout=60)
+    assert run.returncode == 0 and "Exit codes:" in run.stdout, run.stderr
+    loaded = json.loads(run.stderr.strip().splitlines()[-1].replace("'", '"'))
+    ours = {m for m in loaded if m == "openclaw_cli" or m.startswith("openclaw_cli.")}
+    assert ours <= HELP_MODULES, sorted(ours - HELP_MODULES)
+    assert [m for m in loaded if m.split(".")[0] in HEAVY_PACKAGES] == []

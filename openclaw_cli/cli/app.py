@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 import typer
 from typer.core import TyperGroup
@@ -13,7 +14,7 @@ from openclaw_cli.cli import compact as compact_cli
 from openclaw_cli.cli import context as context_cli
 from openclaw_cli.cli import doctor as doctor_cli
 from openclaw_cli.cli import sessions as sessions_cli
-from openclaw_cli.cli.help import install_formatter
+from openclaw_cli.cli.help import defer_coercion, install_formatter
 
 EPILOG = """\b
 Examples:
@@ -46,6 +47,10 @@ COMMAND_ORDER = ("sessions", "context", "compact", "doctor", "completion")
 
 class _OrderedGroup(TyperGroup):
     """The root's commands in the order `--help` teaches them, whether typer made them commands or groups."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        defer_coercion(self)  # typer builds the whole tree before the root: every command is here
 
     def list_commands(self, ctx) -> list[str]:
         names = super().list_commands(ctx)

@@ -66,6 +66,56 @@ def fit_lines(text: str, width: int) -> str:
     return "\n".join(out)
 
 
+class _DeferredCoercion:
+    """A parameter's coercion that builds typer's (pydantic) validator only for a value that needs it.
+
+    An option left out (None) coerces to what typer gives it (None, or () for a repeatable one), and a
+    plain `str` option given a `str` keeps it, exactly as typer's validator would: `--help`, and
+    commands whose options are all strings, never import pydantic."""
+
+    __slots__ = ("_descriptor", "_real")
+
+    def __init__(self, descriptor: Any) -> None:
+        self._descriptor = descriptor
+        self._real: Any = None
+
+    def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
+        if self._real is None:
+            if value is None:
+                return () if param.multiple or param.nargs == -1 else None
+            descriptor = self._descriptor
+            if (type(value) is str and descriptor.annotation is str and descriptor.parameter_info.parser is None
+                    and not descriptor.is_file and param.nargs == 1 and not param.multiple):
+                return value
+            from typer._coercion import build_runtime_param
+
+            self._real = build_runtime_param(descriptor)
+        return self._real.coerce(value, param=param, ctx=ctx)
+
+
+def defer_coercion(command: Any) -> None:
+    """Give every typer parameter of `command` and its sub-commands a `_DeferredCoercion` (typer builds
+    a pydantic validator for each option it processes, even one left out, which costs `--help` ~0.1 s)."""
+    for param in getattr(command, "params", ()):
+        _defer(param)
+    if hasattr(command, "get_help_option"):  # made per context, on the first parse: deferred when made
+        make_help_option = command.get_help_option
+
+        def get_help_option(ctx: Any) -> Any:
+            option = make_help_option(ctx)
+            _defer(option)
+            return option
+
+        command.get_help_option = get_help_option
+    for sub in getattr(command, "commands", {}).values():
+        defer_coercion(sub)
+
+
+def _defer(param: Any) -> None:
+    if getattr(param, "_runtime_param", False) is None and hasattr(param, "type_descriptor"):
+        param._runtime_param = _DeferredCoercion(param.type_descriptor)
+
+
 def install_formatter() -> None:
     """Make every help page of this process fit its width (the one formatter typer's click uses)."""
     from typer._click import core, formatting

@@ -241,6 +241,29 @@ def agent_runtime(cfg: Mapping, *, agent_id: str, provider: Any, model: str, ses
         if acp_runtime and is_acp_key(session_key):
             return {"id": acp_backend if acp_backend else "acpx", "source": "session-key"}
         return {"id": persisted, "source": "session"}
+    plain = all(v is None or type(v) is str for v in (provider, model, agent_id, session_key, acp_backend))
+    if not plain:
+        return _configured_runtime(cfg, agent_id, provider, model, session_key, acp_runtime, acp_backend)
+    acp_key = acp_runtime and is_acp_key(session_key)
+    cache_key = (agent_id, provider, model, acp_key, acp_backend, None if agent_id else session_key,
+                 os.environ.get("OPENCLAW_BUILD_PRIVATE_QA"), os.environ.get("OPENCLAW_QA_FORCE_RUNTIME"))
+    if _RUNTIME_CACHE.get("cfg") is not cfg:  # one config per run; its identity is held, never reused
+        _RUNTIME_CACHE.clear()
+        _RUNTIME_CACHE["cfg"] = cfg
+    known = _RUNTIME_CACHE.get(cache_key)
+    if known is None:
+        known = _RUNTIME_CACHE[cache_key] = _configured_runtime(cfg, agent_id, provider, model, session_key,
+                                                                acp_runtime, acp_backend)
+    return dict(known)
+
+
+_RUNTIME_CACHE: dict[Any, Any] = {}
+"""agent_runtime's answers for the config in use (rows of one store share a few agents and models)."""
+
+
+def _configured_runtime(cfg: Mapping, agent_id: str, provider: Any, model: Any, session_key: str,
+                        acp_runtime: bool, acp_backend: str | None) -> dict:
+    """agent_runtime without a runtime recorded in the entry: from the config alone."""
     if truthy(provider) and truthy(model):
         ref_provider, ref_model = provider, model
     else:

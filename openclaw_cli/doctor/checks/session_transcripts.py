@@ -17,10 +17,16 @@ MAX_LISTED = 20
 
 def scan(ctx: DoctorContext, *, repair: bool) -> list[TranscriptResult]:
     from openclaw_cli.doctor.support.sessionfiles import list_agent_session_dirs
-    from openclaw_cli.doctor.support.transcript_repair import list_transcripts, repair_file
+    from openclaw_cli.doctor.support.transcript_repair import list_transcripts, repair_file, transcript_order
 
-    files = list_transcripts(list_agent_session_dirs(ctx.state_dir))
-    return [r for r in (repair_file(path, repair=repair) for path in files) if r.broken]
+    folders = list_agent_session_dirs(ctx.state_dir)
+    if repair:  # files are rewritten in OpenClaw's order
+        return [r for r in (repair_file(path, repair=True) for path in list_transcripts(folders)) if r.broken]
+    # Reading changes nothing, so only the broken few need ordering (a stable sort of a subset keeps
+    # the order the whole list sorted would give them): collating 20,000 names costs seconds.
+    broken = {r.path: r for r in (repair_file(path, repair=False) for path in list_transcripts(folders, ordered=False))
+              if r.broken}
+    return [broken[path] for path in transcript_order(list(broken))]
 
 
 def finding_for(result: TranscriptResult) -> Finding:

@@ -262,9 +262,9 @@ def repair_file(path: str, *, repair: bool) -> TranscriptResult:
         return TranscriptResult(path, False, reason=str(exc))
 
 
-def list_transcripts(session_dirs: list[str]) -> list[str]:
-    from openclaw_cli.js.strings import locale_sort_key
-
+def list_transcripts(session_dirs: list[str], *, ordered: bool = True) -> list[str]:
+    """The `.jsonl` files of the session folders, in OpenClaw's (locale) order; with `ordered=False`
+    in folder order, for a caller that orders only the few it keeps (`transcript_order`)."""
     files: list[str] = []
     for folder in session_dirs:
         try:
@@ -277,4 +277,11 @@ def list_transcripts(session_dirs: list[str]) -> list[str]:
                     files.append(os.path.join(folder, entry.name))
             except OSError:
                 continue
-    return sorted(files, key=locale_sort_key)
+    return transcript_order(files) if ordered else files
+
+
+def transcript_order(paths: list[str]) -> list[str]:
+    """Transcript paths in OpenClaw's order (root-collation `localeCompare`; ties keep their order)."""
+    from openclaw_cli.js.strings import locale_sort_key
+
+    return sorted(paths, key=locale_sort_key)
