@@ -93,10 +93,7 @@ def sqlite_dry_run(*, active_key, agent, all_agents, fix_dm_scope, fix_missing, 
     usual way, and a mix is refused there."""
     from openclaw_cli.config.agents import resolve_session_store_targets
     from openclaw_cli.config.load import load_config
-    from openclaw_cli.maintenance import sqlite_plan
-    from openclaw_cli.maintenance.settings import resolve_maintenance_sqlite_era
     from openclaw_cli.store import era
-    from openclaw_cli.ui import console as output
 
     env = os.environ
     cfg = load_config(env).data
@@ -113,6 +110,10 @@ def sqlite_dry_run(*, active_key, agent, all_agents, fix_dm_scope, fix_missing, 
         raise CliError(f"{who} sessions in SQLite (OpenClaw 2026.8+) and {', '.join(files)} "
                        "in sessions.json; one dry run reads one kind",
                        hint="run it for each agent (--agent ID)")
+    from openclaw_cli.maintenance import sqlite_plan
+    from openclaw_cli.maintenance.settings import resolve_maintenance_sqlite_era
+    from openclaw_cli.ui import console as output
+
     settings = resolve_maintenance_sqlite_era(object_at(object_at(cfg, "session"), "maintenance") or None)
     mode = "enforce" if enforce else settings.mode
     opts = sqlite_plan.Options(active_key=active_key, fix_missing=bool(fix_missing), fix_dm_scope=bool(fix_dm_scope))

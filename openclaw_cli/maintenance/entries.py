@@ -11,6 +11,7 @@ from openclaw_cli.store import session_files as sessionpaths
 
 EMPTY_TRANSCRIPT_MAX_BYTES = 4096
 _MESSAGE_ROLES = frozenset(("user", "assistant", "tool", "toolResult", "system"))
+_ALWAYS = -1  # cache stamp of an answer no planned effect can change
 
 
 class EntryPaths:
@@ -85,11 +86,19 @@ class EntryPaths:
         sid, file = entry.get("sessionId"), entry.get("sessionFile")
         cache_key = (sid if isinstance(sid, str) else None, file if isinstance(file, str) else None)
         hit = self._artifacts.get(cache_key)
-        if hit is not None and hit[0] == self.view.version:
+        if hit is not None and (hit[0] == self.view.version or hit[0] == _ALWAYS):
             return hit[1], hit[2] if hit[2] is not None else hit[1]
+        paths: tuple[str, ...]
+        fast = self._fast_transcript(sid, file) if sid and isinstance(sid, str) else None
+        if fast is not None and not self.view._symlinks:
+            # A plain transcript name resolved without the overlay; its sidecars share its folder
+            # and stem, so they are plain names too, whatever effects get planned later.
+            paths = (fast, sessionpaths.trajectory_pointer_path(fast), sessionpaths.trajectory_runtime_path(fast))
+            self._artifacts[cache_key] = (_ALWAYS, paths, None)
+            return paths, paths
         transcript = self.transcript_inside(entry)
         if transcript is None:
-            paths: tuple[str, ...] = ()
+            paths = ()
         else:
             paths = (transcript, sessionpaths.trajectory_pointer_path(transcript),
                      sessionpaths.trajectory_runtime_path(transcript))

@@ -73,6 +73,7 @@ class FsView:
     version: int = 0  # bumped by every planned effect, so callers can cache path answers
     effects: list[Effect] = field(default_factory=list)
     scanned: bool = False
+    _files_cache: tuple[int, list[FileInfo]] | None = None
 
     @classmethod
     def open(cls, sessions_dir: str, ignore: frozenset[str] = frozenset()) -> FsView:
@@ -212,6 +213,14 @@ class FsView:
 
     def list_files(self) -> list[FileInfo]:
         """Regular files directly in the folder, in readdir order (symlinks and folders excluded)."""
+        cached = self._files_cache
+        if cached is not None and cached[0] == self.version:
+            return list(cached[1])
+        out = self._list_files()
+        self._files_cache = (self.version, out)
+        return list(out)
+
+    def _list_files(self) -> list[FileInfo]:
         names: dict[str, tuple[int, int]] = {}
         for name, (kind, size, mtime_ns) in self._base.items():
             if kind == "file":

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 
 from openclaw_cli.store import sessions_json as store_mod
 from openclaw_cli.store.promptblobs import project_store
@@ -11,27 +10,29 @@ from openclaw_cli.store.promptblobs import project_store
 
 @dataclass
 class Measured:
-    """`projectSessionStoreForPersistence` + `JSON.stringify` of a store, computed once."""
+    """`projectSessionStoreForPersistence` + `JSON.stringify` of a store, measured once."""
 
-    projection: store_mod.Projection
-    blob_hash_by_key: dict[str, str] = field(default_factory=dict)
+    measurement: store_mod.Measurement
 
     @property
     def size_bytes(self) -> int:
-        return self.projection.size_bytes
+        return self.measurement.size_bytes
+
+    @property
+    def blob_hash_by_key(self) -> dict[str, str]:
+        return self.measurement.blob_hashes
 
     @property
     def blob_bytes(self) -> dict[str, int]:
-        return {h: b.ref["bytes"] for h, b in self.projection.prompt_blobs.items()}
+        return {h: b.ref["bytes"] for h, b in self.measurement.prompt_blobs.items()}
 
-    @cached_property
+    @property
     def chunk_sizes(self) -> dict[str, int]:
-        return self.projection.entry_chunk_sizes()
+        return self.measurement.chunk_sizes
 
 
 def measure(store: dict, store_path: str) -> Measured:
-    proj = store_mod.serialize_store(store, store_path)
-    return Measured(proj, dict(proj.blob_hashes))
+    return Measured(store_mod.measure_serialized(store, store_path))
 
 
 def blob_hashes(store: dict, store_path: str) -> dict[str, str]:

@@ -10,7 +10,7 @@ import re
 import stat
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
@@ -352,18 +352,49 @@ class Projection:
         sizes: dict[str, int] = {}
         keys = iter(self.keys)
         for count, members in self._members:
-            starts = [0]
-            find = members.find
-            pos = find(b',\n  "')
-            while pos >= 0:
-                starts.append(pos + 2)
-                pos = find(b',\n  "', pos + 2)
-            if len(starts) != count:  # cannot happen for pretty JSON; measure directly
-                raise AssertionError("unexpected member layout")
-            starts.append(len(members) + 2)
-            for i in range(count):
-                sizes[next(keys)] = starts[i + 1] - 2 - starts[i]
+            _add_member_sizes(sizes, keys, count, members)
         return sizes
+
+
+def _add_member_sizes(sizes: dict[str, int], keys: Iterator[str], count: int, members: bytes) -> None:
+    """Record the bytes of each of the `count` members of one block, keys taken in order."""
+    starts = [0]
+    find = members.find
+    pos = find(b',\n  "')
+    while pos >= 0:
+        starts.append(pos + 2)
+        pos = find(b',\n  "', pos + 2)
+    if len(starts) != count:  # cannot happen for pretty JSON; measure directly
+        raise AssertionError("unexpected member layout")
+    starts.append(len(members) + 2)
+    for i in range(count):
+        sizes[next(keys)] = starts[i + 1] - 2 - starts[i]
+
+
+@dataclass
+class Measurement:
+    """What the disk budget needs of the persisted store, without its text."""
+
+    size_bytes: int
+    chunk_sizes: dict[str, int]
+    prompt_blobs: dict[str, PromptBlob]
+    blob_hashes: dict[str, str]
+
+
+def measure_serialized(store: dict, store_path: str | os.PathLike) -> Measurement:
+    """serialize_store's sizes, blobs and hashes, one block of entries at a time (the text of
+    the whole store never exists at once)."""
+    blobs: dict[str, PromptBlob] = {}
+    hashes: dict[str, str] = {}
+    sizes: dict[str, int] = {}
+    keys = iter(list(store))
+    total = blocks = 0
+    for count, body, _changed in _iter_members(store, os.fspath(store_path), blobs, hashes):
+        _add_member_sizes(sizes, keys, count, body)
+        total += len(body)
+        blocks += 1
+    size = 2 if blocks == 0 else total + 4 + 2 * (blocks - 1)  # "{}" or "{\n" blocks joined by ",\n" "\n}"
+    return Measurement(size, sizes, blobs, hashes)
 
 
 def _pretty_members(store: dict, store_path: str | None, blobs: dict[str, PromptBlob] | None,
@@ -373,11 +404,21 @@ def _pretty_members(store: dict, store_path: str | None, blobs: dict[str, Prompt
     of up to _CHUNK_ENTRIES entries (so the projection never copies the whole store)."""
     members: list[tuple[int, bytes]] = []
     changed = False
+    for count, body, block_changed in _iter_members(store, store_path, blobs, hashes):
+        members.append((count, body))
+        changed = changed or block_changed
+    return members, changed
+
+
+def _iter_members(store: dict, store_path: str | None, blobs: dict[str, PromptBlob] | None,
+                  hashes: dict[str, str] | None) -> Iterator[tuple[int, bytes, bool]]:
+    """(entries, pretty member text, projection changed an entry) per block of entries."""
     items = iter(store.items())
     while True:
         chunk = dict(islice(items, _CHUNK_ENTRIES))
         if not chunk:
             break
+        changed = False
         if store_path is not None:
             for key, entry in chunk.items():
                 projected = project_entry(entry, store_path, blobs)
@@ -391,8 +432,7 @@ def _pretty_members(store: dict, store_path: str | None, blobs: dict[str, Prompt
                         if (type(ref) is dict and ref.get("algorithm") == "sha256"
                                 and type(ref.get("hash")) is str):
                             hashes[key] = ref["hash"]
-        members.append((len(chunk), jsjson.dumps_pretty_bytes(chunk)[2:-2]))
-    return members, changed
+        yield len(chunk), jsjson.dumps_pretty_bytes(chunk)[2:-2], changed
 
 
 def _join_members(members: list[tuple[int, bytes]]) -> list[bytes]:
