@@ -254,3 +254,20 @@ def test_a_newer_schema_is_a_lint_finding_where_2026_9_6_only_prints_a_warning_b
     _, findings = lint(home)
     [found] = ours(findings, DB_CHECK)
     assert found["path"] == str(agent_db(state, "work")) and "(schema 99); this tool reads up to 23." in found["message"]
+
+
+def test_doctor_fix_on_a_sqlite_era_config_keeps_2026_9_6_keys_and_removes_only_unknown_ones(tmp_path):
+    """An invalid SQLite-era config: the keys 2026.9.6 knows (session.maintenance.preserveRecent,
+    archiveDashboardAfter) are not "unknown" to doctor --fix; a key no release knows is removed."""
+    home = tmp_path / "home"
+    state = copy_real_96(home)
+    config_path = state / "openclaw.json"
+    config = json.loads(config_path.read_text())
+    config.setdefault("session", {})["maintenance"] = {"preserveRecent": 3, "archiveDashboardAfter": "7d"}
+    config["session"]["notAKeyAnywhere"] = True
+    config_path.write_text(json.dumps(config, indent=2))
+    result = run(["doctor", "--fix", "--non-interactive"], home=home)
+    assert result.returncode in (0, 1), result.stderr
+    after = json.loads(config_path.read_text())
+    assert after["session"]["maintenance"] == {"preserveRecent": 3, "archiveDashboardAfter": "7d"}
+    assert "notAKeyAnywhere" not in after["session"]

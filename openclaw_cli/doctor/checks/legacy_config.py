@@ -29,7 +29,7 @@ def unknown_keys(ctx: DoctorContext, candidate: dict | None = None) -> list[tupl
 
     if not ctx.doc.exists or ctx.doc.valid:
         return []
-    return unknown_key_paths(ctx.cfg if candidate is None else candidate)
+    return unknown_key_paths(ctx.cfg if candidate is None else candidate, ctx.env)
 
 
 def _delete(raw: dict, path: tuple) -> bool:
