@@ -102,7 +102,16 @@ def _split(text: str) -> tuple[list[str], list[str]]:
     return same, runtime
 
 
+def _as_replied(mine: str) -> str:
+    """Our output as the Gateway's reply shows it: its chat replies pass OpenClaw's console redaction,
+    so an id that happens to look like a key (a random UUID with `fc-…` in it) is masked there."""
+    from openclaw_cli.ui.redact.engine import redact_console_text
+
+    return redact_console_text(mine)
+
+
 def compare_text(theirs: str, mine: str, label: str, adjust=None) -> None:
+    mine = _as_replied(mine)
     their_lines, their_runtime = _split(theirs)
     my_lines, my_runtime = _split(mine)
     if adjust:
@@ -126,7 +135,7 @@ def _minus_own_turn(line: str) -> str:
 
 
 def compare_json(theirs: str, mine: str) -> None:
-    a, b = json.loads(theirs), json.loads(mine)
+    a, b = json.loads(theirs), json.loads(_as_replied(mine))
     assert list(a) == list(b) == ["report", "session"]
     ra, rb = a["report"], b["report"]
     assert list(ra) == list(rb)
