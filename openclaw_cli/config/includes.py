@@ -10,6 +10,7 @@ from typing import Any
 
 from openclaw_cli.config import paths
 from openclaw_cli.config.json5 import js_numbers, read_text
+from openclaw_cli.js.values import js_typeof
 
 MAX_INCLUDE_DEPTH = 10
 MAX_INCLUDE_BYTES = 2 * 1024 * 1024
@@ -36,16 +37,6 @@ def deep_merge(target: Any, source: Any) -> Any:
             result[key] = deep_merge(result[key], value) if key in result else value
         return result
     return source
-
-
-def _js_typeof(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "object"
 
 
 def _realpath_or_self(path: str) -> str:
@@ -103,11 +94,11 @@ class _Includes:
             for item in directive:
                 if not isinstance(item, str):
                     raise ConfigIncludeError(
-                        f"Invalid $include array item: expected string, got {_js_typeof(item)}")
+                        f"Invalid $include array item: expected string, got {js_typeof(item)}")
                 merged = deep_merge(merged, self._load(item, base, chain, depth))
             return merged
         raise ConfigIncludeError(
-            f"Invalid $include value: expected string or array of strings, got {_js_typeof(directive)}")
+            f"Invalid $include value: expected string or array of strings, got {js_typeof(directive)}")
 
     def _locate(self, include: str, base: str) -> tuple[str, _IncludeRoot]:
         if "\0" in include:

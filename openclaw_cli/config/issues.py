@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from openclaw_cli.js.strings import js_number_to_string
+from openclaw_cli.js.values import js_typeof
 
 
 @dataclass
@@ -142,17 +143,12 @@ _BOUNDS = (("must be greater than ", "Too small", ">"), ("minimum: ", "Too small
 
 
 def _received(value: Any) -> str:
+    """zod's name for what it got: `typeof`, with null and arrays named apart."""
     if type(value) is object:  # a required key that is absent
         return "undefined"
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
+    return "array" if isinstance(value, list) else js_typeof(value)
 
 
 def _message_sqlite_era(error: Any) -> str:

@@ -10,7 +10,7 @@ from openclaw_cli.js.strings import js_number_to_string, js_round, js_trim, js_t
 
 __all__ = [
     "UNDEFINED", "coalesce", "js_round", "js_string", "js_to_fixed", "js_to_number", "js_trim",
-    "js_trim_end", "lower_or_empty", "opt_lower", "opt_str", "truthy",
+    "js_trim_end", "js_typeof", "lower_or_empty", "opt_lower", "opt_str", "truthy",
 ]
 
 
@@ -68,6 +68,19 @@ def lower_or_empty(value: Any) -> str:
     return opt_lower(value) or ""
 
 
+
+
+def js_typeof(value: Any) -> str:
+    """`typeof value` for a JSON value (null and arrays are "object"; `UNDEFINED` is "undefined")."""
+    if value is UNDEFINED:
+        return "undefined"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "object"
 
 
 def js_string(value: Any) -> str:
