@@ -174,6 +174,7 @@ def main(argv: list[str] | None = None) -> None:
 def _hand_off_foreign(args: list[str]) -> None:
     """A command of OpenClaw's that we do not implement runs OpenClaw's own CLI in our place."""
     from openclaw_cli.cli import overlay
+    from openclaw_cli.ui import console
 
     command = overlay.foreign_command(args)
     if command is None:
@@ -183,16 +184,11 @@ def _hand_off_foreign(args: list[str]) -> None:
         try:
             overlay.hand_off(upstream, args)
         except OSError as exc:
-            _plain_error(f"cannot run OpenClaw's CLI at {upstream}: {exc.strerror or exc}")
+            console.error_line(f"cannot run OpenClaw's CLI at {upstream}: {exc.strerror or exc}", ours=True)
             sys.exit(1)
     if command.split()[0] in overlay.OPENCLAW_COMMANDS:
-        _plain_error(overlay.missing_message(command))
+        console.error_line(overlay.missing_message(command), ours=True)
         sys.exit(2)
-
-
-def _plain_error(message: str) -> None:
-    """An `error:` line before any of our settings are read (the hand-off happens first)."""
-    sys.stderr.write(f"error: {message}\n")
 
 
 def _usage_error(exc) -> None:
