@@ -29,20 +29,9 @@ TARGET_S = 0.12
 
 def commands() -> list[tuple[str, ...]]:
     """Every visible command path, the root first."""
-    from typer.main import get_command
+    from openclaw_cli.cli.docsgen.model import load_cli
 
-    from openclaw_cli.cli.app import app
-
-    found: list[tuple[str, ...]] = [()]
-
-    def walk(group: object, path: tuple[str, ...]) -> None:
-        for name, sub in getattr(group, "commands", {}).items():
-            if not sub.hidden:
-                found.append((*path, name))
-                walk(sub, (*path, name))
-
-    walk(get_command(app), ())
-    return found
+    return [command.path for command in load_cli().walk()]
 
 
 def median_wall(impl: str, args: list[str], rounds: int, home: Path) -> float:

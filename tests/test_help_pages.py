@@ -7,25 +7,9 @@ import re
 import pytest
 from helpers import cli, refbin
 
+from openclaw_cli.cli.docsgen.model import load_cli
 
-def _visible_commands() -> list[tuple[str, ...]]:
-    from typer.main import get_command
-
-    from openclaw_cli.cli.app import app
-
-    found: list[tuple[str, ...]] = [()]
-
-    def walk(command, path: tuple[str, ...]) -> None:
-        for name, sub in getattr(command, "commands", {}).items():
-            if not sub.hidden:
-                found.append((*path, name))
-                walk(sub, (*path, name))
-
-    walk(get_command(app), ())
-    return found
-
-
-COMMANDS = _visible_commands()
+COMMANDS = [command.path for command in load_cli().walk()]  # every visible command, the root first
 
 
 def _help(path: tuple[str, ...], home, columns: int = 80) -> str:
