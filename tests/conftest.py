@@ -79,6 +79,17 @@ def home(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def real_96_home(tmp_path: Path) -> Path:
+    """A scratch HOME holding a writable copy of the real 2026.9.6 state (helpers/sqlite_state.py)."""
+    from helpers.sqlite_state import copy_real_96
+
+    h = tmp_path / "home96"
+    h.mkdir()
+    copy_real_96(h)
+    return h
+
+
+@pytest.fixture
 def at_home(home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """HOME and the working folder are the test's scratch `home` (for in-process runs that read ~)."""
     monkeypatch.setenv("HOME", str(home))

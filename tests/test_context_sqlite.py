@@ -4,13 +4,13 @@ agent database, read-only."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
 import pytest
 from helpers.context import env_for, reference_part, run_context
-from helpers.sqlite_state import REAL_96, agent_db, copy_real_96, write_db
+from helpers.folders import folder_digest
+from helpers.sqlite_state import REAL_96, agent_db, write_db
 
 MAIN_ID = "725bd506-bb02-4dae-bfe1-35c4c28b1073"
 # The detail reply was made before its own turn (seq 35 on) reached the transcript.
@@ -22,21 +22,13 @@ def reply(name: str) -> str:
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    home = tmp_path / "home"
-    home.mkdir()
-    copy_real_96(home)
-    return home
+def home(real_96_home: Path) -> Path:
+    return real_96_home
 
 
 def drop_rows_from(home: Path, seq: int) -> None:
     write_db(agent_db(home / ".openclaw"),
              f"DELETE FROM transcript_events WHERE session_id = '{MAIN_ID}' AND seq >= {seq}")
-
-
-def digests(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def test_list_matches_the_gateway(home):
@@ -88,11 +80,11 @@ def test_map_draws_the_run_report(home):
 
 def test_every_mode_leaves_every_file_byte_identical(home):
     state = home / ".openclaw"
-    before = digests(state)
+    before = folder_digest(state)
     for mode in ("list", "detail", "json", "map"):
         out = run_context([mode, "--offline"], env_for(home))
         assert out.returncode == 0, out.stderr
-    assert digests(state) == before
+    assert folder_digest(state) == before
 
 
 def test_a_wal_holding_frames_is_read_and_left_as_it_was(home):
@@ -108,11 +100,11 @@ def test_a_wal_holding_frames_is_read_and_left_as_it_was(home):
                        f"AND seq >= {FIRST_ROW_AFTER_DETAIL}")
         wal = agent_db(state).parent / "openclaw-agent.sqlite-wal"
         assert wal.stat().st_size > 0
-        before = {k: v for k, v in digests(state).items() if not k.endswith("-shm")}
+        before = {k: v for k, v in folder_digest(state).items() if not k.endswith("-shm")}
         out = run_context(["detail", "--offline"], env_for(home))
         assert out.returncode == 0, out.stderr
         assert reference_part(out.stdout) == reply("context-detail.txt")
-        assert {k: v for k, v in digests(state).items() if not k.endswith("-shm")} == before
+        assert {k: v for k, v in folder_digest(state).items() if not k.endswith("-shm")} == before
     finally:
         writer.close()
 

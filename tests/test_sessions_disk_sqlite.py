@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from helpers.cli import run, run_in_pty
 from helpers.folders import folder_digest
-from helpers.sqlite_state import agent_db, copy_real_96, write_db
+from helpers.sqlite_state import agent_db, write_db
 
 from openclaw_cli.store.sqlite.connection import SUPPORTED_AGENT_SCHEMA
 
@@ -20,11 +20,8 @@ SESSION_TABLE_PREFIXES = ("session_", "transcript_", "trajectory_")
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    home = tmp_path / "h"
-    home.mkdir()
-    copy_real_96(home)
-    return home
+def home(real_96_home: Path) -> Path:
+    return real_96_home
 
 
 def state(home: Path) -> Path:
