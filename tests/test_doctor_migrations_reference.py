@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from helpers import refbin
-from helpers.doctor import clack_notes, lint, state, write_config
+from helpers.doctor import both_on_configs, clack_notes, lint, state, write_config
 
 pytestmark = pytest.mark.reference
 
@@ -122,20 +121,7 @@ def _flat(value, prefix: str = "") -> dict:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[tuple[str, str, str], tuple[refbin.Result, Path]]:
-    assert refbin.reference_available(), refbin.missing_message()
-    root = tmp_path_factory.mktemp("doctor-migrations")
-    jobs = [(c, m, side) for c in CONFIGS for m in MODES for side in ("ref", "ours")]
-
-    def run(job: tuple[str, str, str]) -> tuple[refbin.Result, Path]:
-        config, mode, side = job
-        home = root / config / mode / side / "home"
-        (home / ".openclaw").mkdir(parents=True)
-        write_config(home, CONFIGS[config])
-        runner = refbin.run_reference if side == "ref" else refbin.run_ours
-        return runner(MODES[mode], home, OFFLINE, timeout=400), home
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(jobs, pool.map(run, jobs), strict=True))
+    return both_on_configs(tmp_path_factory.mktemp("doctor-migrations"), CONFIGS, MODES, OFFLINE)
 
 
 def _note(result: refbin.Result, title: str) -> list[str]:

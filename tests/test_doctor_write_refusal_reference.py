@@ -4,12 +4,11 @@ the write is refused with the first validation issue, exit 1, and the file stays
 from __future__ import annotations
 
 import json
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from helpers import refbin
-from helpers.doctor import state, write_config
+from helpers.doctor import both_on_configs, state
 
 pytestmark = pytest.mark.reference
 
@@ -26,20 +25,7 @@ MODES = {"fix": ["doctor", "--fix", "--non-interactive"], "human": ["doctor", "-
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[tuple[str, str, str], tuple[refbin.Result, Path]]:
-    assert refbin.reference_available(), refbin.missing_message()
-    root = tmp_path_factory.mktemp("doctor-write-refusal")
-    jobs = [(c, m, side) for c in CONFIGS for m in MODES for side in ("ref", "ours")]
-
-    def run(job: tuple[str, str, str]) -> tuple[refbin.Result, Path]:
-        config, mode, side = job
-        home = root / config / mode / side / "home"
-        (home / ".openclaw").mkdir(parents=True)
-        write_config(home, CONFIGS[config])
-        runner = refbin.run_reference if side == "ref" else refbin.run_ours
-        return runner(MODES[mode], home, {"OPENCLAW_GATEWAY_PORT": "1"}, timeout=400), home
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(jobs, pool.map(run, jobs), strict=True))
+    return both_on_configs(tmp_path_factory.mktemp("doctor-write-refusal"), CONFIGS, MODES, {"OPENCLAW_GATEWAY_PORT": "1"})
 
 
 def _error_lines(result: refbin.Result) -> list[str]:

@@ -319,3 +319,24 @@ def heartbeat_home(home: Path, *, human: bool = False, interacted: bool = False)
     tui.mkdir()
     (tui / "last-session.json").write_text(json.dumps({
         "a": {"sessionKey": "agent:main:main"}, "b": {"sessionKey": "agent:main:telegram:group:5"}}))
+
+
+def both_on_configs(root: Path, configs: dict[str, dict], modes: dict[str, list[str]], env: dict[str, str]
+                    ) -> dict[tuple[str, str, str], tuple[refbin.Result, Path]]:
+    """Every config under every mode (argv), run by the reference and by us on a home of its own, two
+    at a time: {(config, mode, "ref" | "ours"): (result, home)}."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    assert refbin.reference_available(), refbin.missing_message()
+    jobs = [(c, m, side) for c in configs for m in modes for side in ("ref", "ours")]
+
+    def run(job: tuple[str, str, str]) -> tuple[refbin.Result, Path]:
+        config, mode, side = job
+        home = root / config / mode / side / "home"
+        (home / ".openclaw").mkdir(parents=True)
+        write_config(home, configs[config])
+        runner = refbin.run_reference if side == "ref" else refbin.run_ours
+        return runner(modes[mode], home, env, timeout=400), home
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(jobs, pool.map(run, jobs), strict=True))
