@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers.context import env_for, run_context
+from helpers.context import as_replied, env_for, run_context, split_runtime
 from helpers.folders import folder_digest
 from helpers.gateway import RunningGateway, start_gateway
 
@@ -31,10 +31,6 @@ CONFIG = {
 TEMPLATE_AGENTS = (Path(__file__).resolve().parent / "data" / "context" / "real-2026.7.1" / "state"
                    / "workspace" / "AGENTS.md")
 
-RUNTIME_PREFIXES = ("System prompt (", "Skills list (system prompt text):", "Skills:", "Tool schemas (JSON):",
-                    "Tools:", "Tracked prompt estimate:", "Untracked provider/runtime overhead:")
-RUNTIME_BLOCKS = ("Top skills (prompt entry size):", "Top tools (schema size):",
-                  "Top tools (summary text size):", "Tools (param count):")
 STATS: dict[str, list[int]] = {}
 
 
@@ -79,41 +75,10 @@ def ours(gw: RunningGateway, key: str, mode: str, *extra: str) -> str:
     return result.stdout.rstrip("\n")
 
 
-def _split(text: str) -> tuple[list[str], list[str]]:
-    """(comparable lines, runtime lines): runtime lines and ranking blocks are set aside."""
-    same: list[str] = []
-    runtime: list[str] = []
-    in_block = False
-    for line in text.split("\n"):
-        if line in RUNTIME_BLOCKS or line.startswith(RUNTIME_BLOCKS):
-            in_block = True
-            runtime.append(line)
-            continue
-        if in_block and (line.startswith(("- ", "… (+"))):
-            runtime.append(line)
-            continue
-        in_block = False
-        if line.startswith(RUNTIME_PREFIXES):
-            runtime.append(line)
-        elif line.startswith("Session tokens (cached):"):
-            same.append(re.sub(r"ctx=\S+", "ctx=<live window>", line))
-        else:
-            same.append(line)
-    return same, runtime
-
-
-def _as_replied(mine: str) -> str:
-    """Our output as the Gateway's reply shows it: its chat replies pass OpenClaw's console redaction,
-    so an id that happens to look like a key (a random UUID with `fc-…` in it) is masked there."""
-    from openclaw_cli.ui.redact.engine import redact_console_text
-
-    return redact_console_text(mine)
-
-
 def compare_text(theirs: str, mine: str, label: str, adjust=None) -> None:
-    mine = _as_replied(mine)
-    their_lines, their_runtime = _split(theirs)
-    my_lines, my_runtime = _split(mine)
+    mine = as_replied(mine)
+    their_lines, their_runtime = split_runtime(theirs, mask_window=True)
+    my_lines, my_runtime = split_runtime(mine, mask_window=True)
     if adjust:
         my_lines = [adjust(line) for line in my_lines]
     assert my_lines == their_lines, label
@@ -135,7 +100,7 @@ def _minus_own_turn(line: str) -> str:
 
 
 def compare_json(theirs: str, mine: str) -> None:
-    a, b = json.loads(theirs), json.loads(_as_replied(mine))
+    a, b = json.loads(theirs), json.loads(as_replied(mine))
     assert list(a) == list(b) == ["report", "session"]
     ra, rb = a["report"], b["report"]
     assert list(ra) == list(rb)

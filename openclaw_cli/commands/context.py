@@ -46,7 +46,8 @@ def run_context_command(mode: str, *, session: str | None, agent: str | None, to
         from openclaw_cli.context.view import resolve_context_tokens, session_json
         from openclaw_cli.ui.console import print_json
 
-        print_json({"report": loaded.report, "session": session_json(target.entry, resolve_context_tokens(loaded))})
+        print_json({"report": loaded.report, "session": session_json(target.entry, resolve_context_tokens(loaded),
+                                                                  sqlite_era=target.sqlite_path is not None)})
         return
     if mode == "map":
         from openclaw_cli.context.mapview import run_map

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def _cached(loaded: Loaded) -> Any:
     from openclaw_cli.context.render import fresh_total_tokens
 
-    return fresh_total_tokens(loaded.target.entry)
+    return fresh_total_tokens(loaded.target.entry, sqlite_era=loaded.target.sqlite_path is not None)
 
 
 def caption(loaded: Loaded, groups: list[Group]) -> list[str]:

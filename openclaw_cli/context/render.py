@@ -16,6 +16,7 @@ INLINE_SHORTCUT = ("Inline shortcut: a command token inside normal text (e.g. �
 TIP = ("Tip: increase this agent's `agents.list[].bootstrapMaxChars` / "
        "`agents.list[].bootstrapTotalMaxChars` override, or the matching `agents.defaults.*` "
        "fallback, if this truncation is not intentional.")
+TIP_SQLITE_ERA = TIP.replace("agents.list[]", "agents.entries.*")  # 2026.9.6 keys agents by id
 UNKNOWN = "unknown offline"
 
 
@@ -33,20 +34,27 @@ class ContextView:
     exact: dict[str, Any] = field(default_factory=dict)  # tokenizer additions, by line key
     tokenizer: str | None = None
     extras: list[str] = field(default_factory=list)
+    sqlite_era: bool = False  # a SQLite-era session: 2026.9.6's rules where they differ
 
 
 def _is_num(value: Any) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def fresh_total_tokens(entry: Mapping[str, Any] | None) -> int | float | None:
-    """`resolveFreshSessionTotalTokens`: totalTokens when finite, ≥ 0 and not marked stale."""
+def fresh_total_tokens(entry: Mapping[str, Any] | None, *, sqlite_era: bool = False) -> int | float | None:
+    """`resolveFreshSessionTotalTokens`: totalTokens when finite, ≥ 0 and not marked stale; in the
+    SQLite era (2026.9.6) only when marked fresh (`totalTokensFresh: true`, `totalTokensVersion: 1`)."""
     if not isinstance(entry, Mapping):
         return None
     total = entry.get("totalTokens")
-    if not _is_num(total) or total < 0 or entry.get("totalTokensFresh") is False:
+    if not _is_num(total) or total < 0:
         return None
-    return total
+    if sqlite_era:
+        version = entry.get("totalTokensVersion")
+        fresh = entry.get("totalTokensFresh") is True and _is_num(version) and version == 1
+    else:
+        fresh = entry.get("totalTokensFresh") is not False
+    return total if fresh else None
 
 
 def fc(value: Any) -> str:
@@ -106,7 +114,7 @@ def _shared(view: ContextView) -> list[str]:
         warning = [f"⚠ Bootstrap context is over configured limits: {len(analysis.truncated)} file(s) "
                    f"truncated ({format_int(analysis.raw_chars)} raw chars -> "
                    f"{format_int(analysis.injected_chars)} injected chars).",
-                   *([f"Causes: {'; '.join(causes)}."] if causes else []), TIP]
+                   *([f"Causes: {'; '.join(causes)}."] if causes else []), TIP_SQLITE_ERA if view.sqlite_era else TIP]
     mode = sandbox.get("mode")
     sandboxed = sandbox.get("sandboxed")
     lines = [
@@ -156,7 +164,7 @@ def _session_line(view: ContextView, cached: Any) -> str:
 
 
 def render_list(view: ContextView) -> str:
-    cached = fresh_total_tokens(view.entry)
+    cached = fresh_total_tokens(view.entry, sqlite_era=view.sqlite_era)
     lines = ["🧠 Context breakdown", *_shared(view), *_tool_lines(view), "",
              _session_line(view, cached), "", INLINE_SHORTCUT]
     if view.extras:
@@ -169,7 +177,7 @@ def render_detail(view: ContextView) -> str:
     tools = r.get("tools") or {}
     tool_entries = tools.get("entries")
     skill_entries = (r.get("skills") or {}).get("entries") or []
-    cached = fresh_total_tokens(view.entry)
+    cached = fresh_total_tokens(view.entry, sqlite_era=view.sqlite_era)
     skill_lines, skill_more = _top([(str(s.get("name")), s.get("blockChars")) for s in skill_entries], 30)
     lines = ["🧠 Context breakdown (detailed)", *_shared(view)]
     if skill_lines:

@@ -29,11 +29,12 @@ def build_estimate(target: Target) -> Loaded:
     from openclaw_cli.context.report import build_estimate_report
     from openclaw_cli.context.skills import folder_skill_names, snapshot_prompt
     from openclaw_cli.context.target import model_ref, sandbox_status
-    from openclaw_cli.context.workspace import resolve_bootstrap_files
+    from openclaw_cli.context.workspace import FILE_ERA_RULES, SQLITE_ERA_RULES, resolve_bootstrap_files
 
     max_chars = bs.resolve_max_chars(target.cfg, target.agent_id)
     total = bs.resolve_total_max_chars(target.cfg, target.agent_id)
-    files = resolve_bootstrap_files(target.cfg, target.agent_id, target.session_key, target.workspace_dir)
+    rules = SQLITE_ERA_RULES if target.sqlite_path is not None else FILE_ERA_RULES
+    files = resolve_bootstrap_files(target.cfg, target.agent_id, target.session_key, target.workspace_dir, rules)
     injected = bs.build_context_files(files, max_chars, total)
     prompt = snapshot_prompt(target.entry)
     provider, model = model_ref(target)
@@ -50,11 +51,19 @@ def build_estimate(target: Target) -> Loaded:
     return Loaded(target, report, "estimate", files, injected, prompt)
 
 
-def session_json(entry: Mapping[str, Any] | None, context_tokens: int | None) -> dict[str, Any]:
-    entry = entry or {}
-    return {"totalTokens": entry.get("totalTokens"), "totalTokensFresh": entry.get("totalTokensFresh"),
-            "inputTokens": entry.get("inputTokens"), "outputTokens": entry.get("outputTokens"),
-            "contextTokens": context_tokens}
+def session_json(entry: Mapping[str, Any] | None, context_tokens: int | None, *,
+                 sqlite_era: bool = False) -> dict[str, Any]:
+    """The `session` object of `/context json`: 2026.7.1 copies the entry's counters; 2026.9.6 (the
+    SQLite era) gives the fresh total and whether there is one."""
+    from openclaw_cli.context.render import fresh_total_tokens
+
+    known = entry or {}
+    total, fresh = known.get("totalTokens"), known.get("totalTokensFresh")
+    if sqlite_era:
+        total = fresh_total_tokens(entry, sqlite_era=True)
+        fresh = None if entry is None else total is not None
+    return {"totalTokens": total, "totalTokensFresh": fresh, "inputTokens": known.get("inputTokens"),
+            "outputTokens": known.get("outputTokens"), "contextTokens": context_tokens}
 
 
 def resolve_context_tokens(loaded: Loaded) -> int | None:
@@ -76,7 +85,8 @@ def make_view(loaded: Loaded, *, detail: bool, tokenizer: str | None = None,
                        max_chars=bs.resolve_max_chars(target.cfg, target.agent_id),
                        total_max_chars=bs.resolve_total_max_chars(target.cfg, target.agent_id),
                        workspace_dir=target.workspace_dir,
-                       tokenizer=tokenizer if tokenizer and tokenizer != "estimate" else None)
+                       tokenizer=tokenizer if tokenizer and tokenizer != "estimate" else None,
+                       sqlite_era=target.sqlite_path is not None)
     encoder = None
     if view.tokenizer:
         from openclaw_cli.context.tokenizer import get_encoding

@@ -1,4 +1,5 @@
-"""The agent workspace and its bootstrap files, loaded and filtered as 2026.7.1 does for a session."""
+"""The agent workspace and its bootstrap files, loaded and filtered as 2026.7.1 (or, for a SQLite-era
+agent, 2026.9.6) does for a session."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import os
 import posixpath
 import stat as statmod
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from openclaw_cli.context.bootstrap import BootstrapFile
@@ -15,6 +17,24 @@ BOOTSTRAP_ORDER = ("AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md",
                    "BOOTSTRAP.md", "MEMORY.md")
 SUBAGENT_ALLOW = frozenset({"AGENTS.md", "TOOLS.md"})
 CRON_ALLOW = frozenset({"AGENTS.md", "TOOLS.md", "SOUL.md", "IDENTITY.md", "USER.md"})
+
+
+@dataclass(frozen=True)
+class BootstrapRules:
+    """One release's bootstrap files: their names in prompt order, those left out when absent, the
+    names a subagent and a cron session keep."""
+
+    names: tuple[str, ...]
+    optional: frozenset[str]
+    subagent: frozenset[str]
+    cron: frozenset[str]
+
+
+FILE_ERA_RULES = BootstrapRules(BOOTSTRAP_ORDER, frozenset({"MEMORY.md"}), SUBAGENT_ALLOW, CRON_ALLOW)
+# 2026.9.6 retired TOOLS.md and HEARTBEAT.md, and lists USER.md, like MEMORY.md, only when it is there.
+SQLITE_ERA_RULES = BootstrapRules(("AGENTS.md", "SOUL.md", "IDENTITY.md", "USER.md", "BOOTSTRAP.md", "MEMORY.md"),
+                                  frozenset({"MEMORY.md", "USER.md"}), frozenset({"AGENTS.md"}),
+                                  frozenset({"AGENTS.md", "SOUL.md", "IDENTITY.md", "USER.md"}))
 MAX_FILE_BYTES = 2 * 1024 * 1024
 STATE_FILENAME = "openclaw-workspace-state.json"
 
@@ -111,15 +131,16 @@ def read_guarded(path: str, workspace: str) -> str | None:
         return None
 
 
-def load_bootstrap_files(workspace: str) -> list[BootstrapFile]:
-    """`loadWorkspaceBootstrapFiles`: the eight names in order; MEMORY.md only when listed."""
+def load_bootstrap_files(workspace: str, rules: BootstrapRules = FILE_ERA_RULES) -> list[BootstrapFile]:
+    """`loadWorkspaceBootstrapFiles`: the release's names in order (2026.7.1: eight); the optional
+    ones (MEMORY.md) only when listed."""
     try:
         listing = set(os.listdir(workspace))
     except OSError:
         listing = set()
     files: list[BootstrapFile] = []
-    for name in BOOTSTRAP_ORDER:
-        if name == "MEMORY.md" and name not in listing:
+    for name in rules.names:
+        if name in rules.optional and name not in listing:
             continue
         path = posixpath.join(workspace, name)
         content = read_guarded(path, workspace)
@@ -185,26 +206,27 @@ def _heartbeat_enabled(cfg: Mapping[str, Any] | None, agent_id: str) -> bool:
         return False
 
 
-def _session_filter(files: list[BootstrapFile], session_key: str | None) -> list[BootstrapFile]:
+def _session_filter(files: list[BootstrapFile], session_key: str | None,
+                    rules: BootstrapRules) -> list[BootstrapFile]:
     from openclaw_cli.store.keys import is_cron_key, is_subagent_key
 
     if not session_key:
         return files
     if is_subagent_key(session_key):
-        return [f for f in files if f.name in SUBAGENT_ALLOW]
+        return [f for f in files if f.name in rules.subagent]
     if is_cron_key(session_key):
-        return [f for f in files if f.name in CRON_ALLOW]
+        return [f for f in files if f.name in rules.cron]
     return files
 
 
 def resolve_bootstrap_files(cfg: Mapping[str, Any] | None, agent_id: str, session_key: str | None,
-                            workspace: str) -> list[BootstrapFile]:
+                            workspace: str, rules: BootstrapRules = FILE_ERA_RULES) -> list[BootstrapFile]:
     """`resolveBootstrapFilesForRun` without hooks: load, filter by session kind, drop a root
     BOOTSTRAP.md once setup is complete, drop HEARTBEAT.md when the default agent has heartbeat
     guidance off, then resolve paths and drop duplicates."""
     from openclaw_cli.config.agents import normalize_agent_id, resolve_default_agent_id
 
-    files = _session_filter(load_bootstrap_files(workspace), session_key)
+    files = _session_filter(load_bootstrap_files(workspace, rules), session_key, rules)
     if setup_completed(workspace):
         root_bootstrap = posixpath.join(workspace, "BOOTSTRAP.md")
         files = [f for f in files if not (f.name == "BOOTSTRAP.md" and f.path == root_bootstrap)]

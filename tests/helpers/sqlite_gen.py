@@ -49,7 +49,8 @@ def model_config(base_url: str) -> dict[str, Any]:
     }
 
 
-def _connection(gateway: RunningGateway, method: str, home: Path):
+def client_connection(gateway: RunningGateway, method: str, home: Path):
+    """A connection to `gateway` for `method`, as a client with its own scratch `home`."""
     from openclaw_cli.gateway.rpc import connection_for
 
     env = {"HOME": str(home), **gateway.client_env(), "OPENCLAW_GATEWAY_TOKEN": gateway.secret or ""}
@@ -66,12 +67,12 @@ def generate(base: Path, llm_base_url: str) -> tuple[Path, list[str]]:
     client_home = base / "client"
     write_config(client_home / ".openclaw", {})
     try:
-        sender = _connection(gateway, "chat.send", client_home)
+        sender = client_connection(gateway, "chat.send", client_home)
         for i, key in enumerate(keys):
             result = chat_send({"sessionKey": key, "message": f"hello {i}: please say something short"},
                                connection=sender, timeout_ms=120_000)
             assert result.final is not None and result.final.get("state") == "final", (key, result.final)
-        patcher = _connection(gateway, "sessions.patch", client_home)
+        patcher = client_connection(gateway, "sessions.patch", client_home)
         for key, label in LABELS.items():
             call("sessions.patch", {"key": key, "label": label}, connection=patcher)
         call("sessions.patch", {"key": EMPTY_KEY, "label": "Draft"}, connection=patcher)

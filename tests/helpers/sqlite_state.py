@@ -67,3 +67,34 @@ def migrate_real_71(home: Path) -> Path:
     assert result.returncode == 0, result.stdout + result.stderr
     assert json.loads(result.stdout)["totals"]["importedTranscriptEvents"] > 0
     return state
+
+
+def stored_events(db: Path, session_key: str) -> list[dict]:
+    """The transcript events of the key's current session, read straight from the database (apsw,
+    read-only; zstd rows decoded), independent of the code under test."""
+    import json
+
+    import apsw
+    import zstandard
+
+    conn = apsw.Connection(f"file:{db}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    try:
+        conn.set_busy_timeout(5000)
+        (entry,), = conn.execute("SELECT entry_json FROM session_nodes WHERE session_key = ?", (session_key,))
+        session_id = json.loads(entry)["sessionId"]
+        rows = list(conn.execute("SELECT event_json, event_zstd FROM transcript_events WHERE session_id = ? "
+                                 "ORDER BY seq", (session_id,)))
+    finally:
+        conn.close()
+    return [json.loads(text if text is not None else zstandard.ZstdDecompressor().decompress(frame))
+            for text, frame in rows]
+
+
+def last_reply(db: Path, session_key: str) -> str:
+    """The text of the last assistant message in the key's transcript (a Gateway's full reply: the
+    chat events cut long texts)."""
+    for event in reversed(stored_events(db, session_key)):
+        message = event.get("message") or {}
+        if message.get("role") == "assistant":
+            return "".join(block.get("text", "") for block in message.get("content") or [])
+    raise AssertionError(f"no assistant reply in {session_key}")
