@@ -155,3 +155,57 @@ def test_a_session_without_events_has_no_transcript_messages(home):
     out = run_context(["detail", "--offline", "--plain"], env_for(home))
     assert out.returncode == 0, out.stderr
     assert "Compactable transcript: unavailable (no transcript messages found)" in out.stdout
+
+
+COMPACTED_KEY = "agent:main:telegram:group:247614"  # compacted by 2026.9.6 (sessions.compact, LLM)
+COMPACTED_ID = "8e478720-0bf4-4687-ba4c-bbfd66d4c662"
+
+
+def _compaction_event(home: Path) -> tuple[int, dict]:
+    from helpers.sqlite_state import stored_events
+
+    events = stored_events(agent_db(home / ".openclaw"), COMPACTED_KEY)
+    return next((seq, e) for seq, e in enumerate(events) if e.get("type") == "compaction")
+
+
+def test_detail_plans_the_compaction_that_2026_9_6_made_from_the_events_before_it(home):
+    """The session as it was when the Gateway compacted it: our planner, on its events, cuts where
+    2026.9.6 cut and counts the tokens it counted."""
+    from openclaw_cli.compact.planner import plan_compaction
+    from openclaw_cli.compact.settings import resolve_settings
+    from openclaw_cli.store.sqlite.connection import open_agent_db
+    from openclaw_cli.store.sqlite.export import temporary_jsonl
+    from openclaw_cli.transcript import load_index
+
+    seq, compaction = _compaction_event(home)
+    write_db(agent_db(home / ".openclaw"),
+             f"DELETE FROM transcript_events WHERE session_id = '{COMPACTED_ID}' AND seq >= {seq}")
+    out = run_context(["detail", "--offline", "--session", COMPACTED_KEY], env_for(home))
+    assert out.returncode == 0, out.stderr
+    line = out.stdout.rstrip("\n").split("\n")[-1]
+    assert line.startswith("Compaction (keepRecentTokens 50): would summarise ")
+    assert f"context now ~{compaction['tokensBefore']:,} tok" in line
+    cfg = json.loads((home / ".openclaw" / "openclaw.json").read_text())
+    with open_agent_db(str(agent_db(home / ".openclaw")), "main") as db, temporary_jsonl(db, COMPACTED_ID) as path:
+        plan = plan_compaction(load_index(path), resolve_settings(cfg, context_window=128000))
+    assert plan.first_kept_entry_id == compaction["firstKeptEntryId"]
+    assert plan.cut.is_split_turn  # 2026.9.6 summarised the turn's prefix apart (compaction-requests.jsonl)
+    assert f"would summarise {len(plan.history) + len(plan.turn_prefix)} message(s)" in line
+
+
+def test_detail_of_a_compacted_session_says_what_a_further_compaction_frees(home):
+    out = run_context(["detail", "--offline", "--session", COMPACTED_KEY], env_for(home))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.rstrip("\n").split("\n")[-1].startswith("Compaction (keepRecentTokens 50): ")
+
+
+def test_the_temporary_transcript_of_the_compaction_line_is_removed(home, tmp_path, monkeypatch):
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    out = run_context(["detail", "--offline", "--session", COMPACTED_KEY], env_for(home, TMPDIR=str(tmp_path / "tmp")))
+    assert out.returncode == 0, out.stderr
+    assert "Compaction (keepRecentTokens 50)" in out.stdout
+    assert list((tmp_path / "tmp").iterdir()) == []

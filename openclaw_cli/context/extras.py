@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from openclaw_cli.context.target import SqliteTranscript
 from openclaw_cli.context.units import format_int
 
 if TYPE_CHECKING:
@@ -47,8 +48,13 @@ def extra_lines(loaded: Loaded, view: ContextView, stats: TranscriptStats | None
                 lines.append(f"- {name}: ~{format_int(item.tokens)} tok{exact}{where}")
         if stats.oversized_lines:
             lines.append(f"Oversized lines (over 256 KiB, read as placeholders): {format_int(stats.oversized_lines)}")
-        if stats.file is not None:  # the planner reads a file; a database session is left unplanned
+        if stats.file is not None:
             lines.append(_compaction_line(loaded, view, stats.file))
+        else:  # the planner reads a file: a database session's events are written to a temporary one
+            source = loaded.target.transcript_source()
+            if isinstance(source, SqliteTranscript):
+                with source.as_file() as path:
+                    lines.append(_compaction_line(loaded, view, path))
     return lines
 
 

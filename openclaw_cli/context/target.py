@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterator, Mapping, MutableMapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,15 @@ class SqliteTranscript:
 
         with open_agent_db(self.db_path, self.agent_id) as db:
             yield from iter_event_lines(db, self.session_id)
+
+    @contextmanager
+    def as_file(self) -> Iterator[str]:
+        """The events as a temporary file-era JSONL file, for readers of files (the compaction planner)."""
+        from openclaw_cli.store.sqlite.connection import open_agent_db
+        from openclaw_cli.store.sqlite.export import temporary_jsonl
+
+        with open_agent_db(self.db_path, self.agent_id) as db, temporary_jsonl(db, self.session_id) as path:
+            yield path
 
     def has_events(self) -> bool:
         from openclaw_cli.store.sqlite.connection import open_agent_db

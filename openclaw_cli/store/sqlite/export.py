@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from openclaw_cli.errors import CliError, StoreError
 from openclaw_cli.store.sqlite.connection import AgentDb
-from openclaw_cli.store.sqlite.transcript import TranscriptEvent, is_cold, read_events
+from openclaw_cli.store.sqlite.transcript import TranscriptEvent, is_cold, iter_events, read_events
 
 
 @dataclass(frozen=True)
@@ -87,3 +88,19 @@ def _discard(path: str) -> None:
         os.unlink(path)
     except OSError:
         pass
+
+
+@contextmanager
+def temporary_jsonl(db: AgentDb, session_id: str) -> Iterator[str]:
+    """The session's events written one per line to a private temporary file (for a reader of
+    file-era transcripts), streamed from `db`; the file is removed afterwards."""
+    import tempfile
+
+    fd, path = tempfile.mkstemp(prefix="openclaw-transcript-", suffix=".jsonl")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            for event in iter_events(db, session_id):
+                handle.write(event.data + b"\n")
+        yield path
+    finally:
+        _discard(path)
