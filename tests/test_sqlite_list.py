@@ -10,7 +10,7 @@ import pytest
 from helpers import refbin
 from helpers.cli import run
 from helpers.folders import folder_digest
-from helpers.sqlite_state import REAL_96_CLI, agent_db, copy_real_96
+from helpers.sqlite_state import REAL_96_CLI, agent_db, copy_real_96, listing_text
 
 AGE_SLACK_MS = 120_000  # the two processes read the clock up to this far apart
 
@@ -158,13 +158,6 @@ TEXT_RUNS = [
 ]
 
 
-def _ref_text(result: refbin.Result) -> str:
-    """2026.9.6 writes the listing to stderr when stdout is piped, after its config notices."""
-    lines = [line for line in (result.stdout + result.stderr).splitlines(True)
-             if not line.startswith("Config (")]
-    return "".join(lines)
-
-
 @pytest.mark.reference
 @pytest.mark.parametrize("argv", TEXT_RUNS, ids=" ".join)
 def test_text_listing_matches_openclaw_2026_9_6(tmp_path, argv):
@@ -177,7 +170,7 @@ def test_text_listing_matches_openclaw_2026_9_6(tmp_path, argv):
     ref = refbin.run_reference(argv, ref_home, version=version)
     ours = refbin.run_ours(argv, ours_home)
     assert (ref.returncode, ours.returncode) == (0, 0), ours.stderr
-    assert ours.stdout.replace(str(ours_home), "<HOME>") == _ref_text(ref).replace(str(ref_home), "<HOME>")
+    assert ours.stdout.replace(str(ours_home), "<HOME>") == listing_text(ref).replace(str(ref_home), "<HOME>")
     assert ours.stderr == ""
 
 
@@ -282,5 +275,5 @@ def test_the_listing_of_a_generated_state_matches_openclaw_2026_9_6(generated_96
         assert ref_doc["sessions"] or (offset and "--active" in argv), "the generated state lists sessions"
         assert ours_doc == ref_doc
     else:
-        assert ours.stdout.replace(str(homes[1]), "<HOME>") == _ref_text(ref).replace(str(homes[0]), "<HOME>")
+        assert ours.stdout.replace(str(homes[1]), "<HOME>") == listing_text(ref).replace(str(homes[0]), "<HOME>")
         assert ours.stderr == ""

@@ -54,8 +54,9 @@ def _report(exports, json_out: bool) -> None:
     if json_out:
         output.print_json({"exported": [
             {"agentId": e.agent_id, "key": e.key, "sessionId": e.session_id, "path": e.path,
-             "events": len(e.events), "compressedEvents": e.compressed} for e in exports]})
+             "events": len(e.events), "compressedEvents": e.compressed, "cold": e.cold} for e in exports]})
         return
-    lines = [f"Exported {e.key}: {len(e.events)} events ({e.compressed} stored compressed) -> {e.path}"
+    lines = [f"Exported {e.key}: {len(e.events)} events "
+             f"({'from its cold-storage archive' if e.cold else f'{e.compressed} stored compressed'}) -> {e.path}"
              for e in exports]
     output.print_lines(lines or ["No sessions to export."])

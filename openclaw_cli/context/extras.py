@@ -35,6 +35,10 @@ def extra_lines(loaded: Loaded, view: ContextView, stats: TranscriptStats | None
     lines = [f"Source: {origin}."]
     if not detail:
         return lines
+    source = loaded.target.transcript_source()
+    if isinstance(source, SqliteTranscript) and source.is_cold():
+        lines.append("Transcript: in cold storage (session.maintenance.coldStorage); read from its archive, "
+                     "which the Gateway restores on the session's next read.")
     if stats is not None and stats.total:
         lines.append("Transcript (active branch, as the Gateway reads it):")
         for role, bucket in sorted(stats.by_role.items(), key=lambda kv: -kv[1][1]):
@@ -50,11 +54,9 @@ def extra_lines(loaded: Loaded, view: ContextView, stats: TranscriptStats | None
             lines.append(f"Oversized lines (over 256 KiB, read as placeholders): {format_int(stats.oversized_lines)}")
         if stats.file is not None:
             lines.append(_compaction_line(loaded, view, stats.file))
-        else:  # the planner reads a file: a database session's events are written to a temporary one
-            source = loaded.target.transcript_source()
-            if isinstance(source, SqliteTranscript):
-                with source.as_file() as path:
-                    lines.append(_compaction_line(loaded, view, path))
+        elif isinstance(source, SqliteTranscript):  # the planner reads a file: the events go to a temporary one
+            with source.as_file() as path:
+                lines.append(_compaction_line(loaded, view, path))
     return lines
 
 

@@ -43,11 +43,23 @@ class SqliteTranscript:
         with open_agent_db(self.db_path, self.agent_id) as db, temporary_jsonl(db, self.session_id) as path:
             yield path
 
-    def has_events(self) -> bool:
+    def is_cold(self) -> bool:
+        """The session is in cold storage: no events in the database, an archive of them instead."""
+        from openclaw_cli.store.sqlite.cold import find_archive
         from openclaw_cli.store.sqlite.connection import open_agent_db
 
         with open_agent_db(self.db_path, self.agent_id) as db:
-            return bool(db.rows("SELECT 1 FROM transcript_events WHERE session_id = ? LIMIT 1", (self.session_id,)))
+            return not db.rows("SELECT 1 FROM transcript_events WHERE session_id = ? LIMIT 1",
+                               (self.session_id,)) and find_archive(db, self.session_id) is not None
+
+    def has_events(self) -> bool:
+        """Events in the database, or an archive of them in cold storage."""
+        from openclaw_cli.store.sqlite.cold import find_archive
+        from openclaw_cli.store.sqlite.connection import open_agent_db
+
+        with open_agent_db(self.db_path, self.agent_id) as db:
+            return bool(db.rows("SELECT 1 FROM transcript_events WHERE session_id = ? LIMIT 1", (self.session_id,))
+                        or find_archive(db, self.session_id))
 
 
 TranscriptSource = str | SqliteTranscript  # a JSONL file, or a session's events in its database

@@ -98,3 +98,10 @@ def last_reply(db: Path, session_key: str) -> str:
         if message.get("role") == "assistant":
             return "".join(block.get("text", "") for block in message.get("content") or [])
     raise AssertionError(f"no assistant reply in {session_key}")
+
+
+def listing_text(result) -> str:
+    """2026.9.6's `sessions` text: it writes the listing to stderr when stdout is piped, after its
+    config notices (left out)."""
+    lines = [line for line in (result.stdout + result.stderr).splitlines(True) if not line.startswith("Config (")]
+    return "".join(lines)

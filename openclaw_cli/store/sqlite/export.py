@@ -8,8 +8,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from openclaw_cli.errors import CliError, StoreError
+from openclaw_cli.store.sqlite.cold import archive_events, find_archive, iter_session_events
 from openclaw_cli.store.sqlite.connection import AgentDb
-from openclaw_cli.store.sqlite.transcript import TranscriptEvent, is_cold, iter_events, read_events
+from openclaw_cli.store.sqlite.transcript import TranscriptEvent, read_events
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,7 @@ class Export:
     session_id: str
     events: list[TranscriptEvent]
     path: str
+    cold: bool = False  # read from the session's cold-storage archive
 
     @property
     def compressed(self) -> int:
@@ -42,11 +44,13 @@ def collect(db: AgentDb, agent_id: str, sessions: Sequence[tuple[str, dict]], ou
         if not isinstance(session_id, str):
             raise StoreError(f"session {key} has no sessionId in {db.path}")
         events = read_events(db, session_id)
-        if not events and is_cold(db, session_id):
-            raise StoreError(f"session {key} is in cold storage ({db.path}); export does not read it yet")
+        archive = None if events else find_archive(db, session_id)
+        if archive is not None:
+            events = archive_events(db.path, archive)
         if not events:
             raise StoreError(f"session {key} has no transcript events in {db.path}")
-        exports.append(Export(agent_id, key, session_id, events, os.path.join(out_dir, _file_name(session_id))))
+        exports.append(Export(agent_id, key, session_id, events, os.path.join(out_dir, _file_name(session_id)),
+                              cold=archive is not None))
     return exports
 
 
@@ -92,14 +96,14 @@ def _discard(path: str) -> None:
 
 @contextmanager
 def temporary_jsonl(db: AgentDb, session_id: str) -> Iterator[str]:
-    """The session's events written one per line to a private temporary file (for a reader of
-    file-era transcripts), streamed from `db`; the file is removed afterwards."""
+    """The session's events (from its cold archive when it is in cold storage) written one per line
+    to a private temporary file, for a reader of file-era transcripts; the file is removed afterwards."""
     import tempfile
 
     fd, path = tempfile.mkstemp(prefix="openclaw-transcript-", suffix=".jsonl")
     try:
         with os.fdopen(fd, "wb") as handle:
-            for event in iter_events(db, session_id):
+            for event in iter_session_events(db, session_id):
                 handle.write(event.data + b"\n")
         yield path
     finally:

@@ -54,9 +54,12 @@ def read_events(db: AgentDb, session_id: str) -> list[TranscriptEvent]:
 
 def iter_event_lines(db: AgentDb, session_id: str) -> Iterator[RawLine]:
     """The events as the lines of the JSONL file they were in the file era (offsets as if they
-    were written one per line), trimmed and decoded as a file reader yields them."""
+    were written one per line), trimmed and decoded as a file reader yields them; a session in
+    cold storage is read from its archive."""
+    from openclaw_cli.store.sqlite.cold import iter_session_events
+
     offset = 0
-    for event in iter_events(db, session_id):
+    for event in iter_session_events(db, session_id):
         text = js_trim(event.data.decode("utf-8", "replace"))
         if text:
             yield RawLine(offset, len(event.data), text)
