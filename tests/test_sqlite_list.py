@@ -277,3 +277,35 @@ def test_the_listing_of_a_generated_state_matches_openclaw_2026_9_6(generated_96
     else:
         assert ours.stdout.replace(str(homes[1]), "<HOME>") == listing_text(ref).replace(str(homes[0]), "<HOME>")
         assert ours.stderr == ""
+
+
+# -- a configured agentDir ------------------------------------------------------------------------------------------
+
+@pytest.mark.reference
+@pytest.mark.parametrize("layout", ["moved", "copied"])
+@pytest.mark.parametrize("argv", [["sessions", "--agent", "work", "--json"], ["sessions", "--all-agents", "--json"]])
+def test_a_configured_agent_dir_is_not_where_2026_9_6_reads_the_database(tmp_path, layout, argv):
+    """`agents.list[].agentDir` pointing elsewhere, the agent's `agent/` folder moved (or copied) there:
+    2026.9.6 still reads `<state>/agents/work/agent/openclaw-agent.sqlite`, and so do we."""
+    import shutil
+
+    docs = []
+    for who in ("ref", "ours"):
+        home = tmp_path / who
+        state = copy_real_96(home)
+        elsewhere = home / "elsewhere" / "work-agent"
+        elsewhere.parent.mkdir()
+        (shutil.move if layout == "moved" else shutil.copytree)(str(agent_db(state, "work").parent), str(elsewhere))
+        config = json.loads((state / "openclaw.json").read_text())
+        for entry in config["agents"]["list"]:
+            if entry["id"] == "work":
+                entry["agentDir"] = str(elsewhere)
+        (state / "openclaw.json").write_text(json.dumps(config, indent=2))
+        result = refbin.run_reference(argv, home, version=refbin.SQLITE_ERA_VERSION) if who == "ref" \
+            else run(argv, home=home)
+        assert result.returncode == 0, result.stderr
+        docs.append(_masked(json.loads(result.stdout), home))
+    assert docs[1] == docs[0]
+    paths = [docs[0].get("path")] + [store["path"] for store in docs[0].get("stores") or []]
+    assert "<HOME>/.openclaw/agents/work/agent/openclaw-agent.sqlite" in paths
+    assert not any("elsewhere" in str(p) for p in paths)

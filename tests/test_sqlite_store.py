@@ -70,14 +70,18 @@ def test_a_database_without_session_tables_does_not_make_the_sqlite_era(tmp_path
     assert era.detect({}, _target(tmp_path)).era == era.NONE
 
 
-def test_a_configured_agent_dir_moves_the_database(state, tmp_path):
+def test_a_configured_agent_dir_does_not_move_the_database(state, tmp_path):
+    """As 2026.9.6: the database stays `<state>/agents/<id>/agent/openclaw-agent.sqlite` whatever
+    `agentDir` says (tests/test_sqlite_list.py compares the listing with its CLI)."""
     moved = tmp_path / "elsewhere"
-    shutil.move(str(agent_db(state, "work").parent), moved)
+    shutil.copytree(agent_db(state, "work").parent, moved)
     for cfg in ({"agents": {"entries": {"work": {"agentDir": str(moved)}}}},
-                {"agents": {"list": [{"id": "work", "agentDir": str(moved)}]}}):
+                {"agents": {"list": [{"id": "work", "agentDir": str(moved)}]}}, {}):
         found = era.detect(cfg, _target(state, "work"))
-        assert (found.era, found.sqlite_path) == (era.SQLITE, str(moved / "openclaw-agent.sqlite"))
-    assert era.detect({}, _target(state, "work")).era == era.NONE
+        assert (found.era, found.sqlite_path) == (era.SQLITE, str(agent_db(state, "work")))
+    shutil.rmtree(agent_db(state, "work").parent)
+    assert era.detect({"agents": {"list": [{"id": "work", "agentDir": str(moved)}]}}, _target(state, "work")).era \
+        == era.NONE
 
 
 def test_the_reader_returns_every_session_entry_in_key_order(state):

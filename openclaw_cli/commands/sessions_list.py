@@ -16,13 +16,18 @@ def _load_entries(path: str) -> Mapping:
     return load_store(path).store
 
 
-def _read_store(cfg: Mapping, target, env: Mapping[str, str]) -> tuple[str, bool, list[tuple[str, Mapping]]]:
+def _read_store(cfg: Mapping, target, env: Mapping[str, str],
+                sqlite_state: bool) -> tuple[str, bool, list[tuple[str, Mapping]]]:
     """The store's display path, whether it is an agent database, and its (key, entry) pairs: the
-    database when the agent has one with sessions (as OpenClaw 2026.8+ reads it), else sessions.json."""
+    database when the agent has one with sessions (as OpenClaw 2026.8+ reads it), else sessions.json.
+    On a SQLite-era state an agent with neither is the database it would have, empty (as 2026.9.6
+    lists it)."""
     from openclaw_cli.listing.rows import iter_entries
     from openclaw_cli.store import era
 
     found = era.detect(cfg, target, env)
+    if found.era == era.NONE and sqlite_state:
+        return found.sqlite_path, True, []
     if not found.in_sqlite:
         return target.store_path, False, list(iter_entries(_load_entries(target.store_path)))
     from openclaw_cli.store.sqlite.connection import open_agent_db
@@ -79,8 +84,11 @@ def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, sto
     rows = []
     shown_paths = []
     any_sqlite = False
+    from openclaw_cli.config.era import SQLITE_ERA, config_era
+
+    sqlite_state = config_era(raw_cfg, env) == SQLITE_ERA
     for target in targets:
-        path, sqlite_era, entries = _read_store(raw_cfg, target, env)
+        path, sqlite_era, entries = _read_store(raw_cfg, target, env, sqlite_state)
         shown_paths.append(path)
         any_sqlite = any_sqlite or sqlite_era
         for key, entry in entries:

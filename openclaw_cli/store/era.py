@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from openclaw_cli.config import paths
 from openclaw_cli.config.agents import Target, normalize_agent_id
 from openclaw_cli.store.sqlite.connection import AGENT_DB_FILENAME, BUSY_TIMEOUT_MS, ro_uri, wal_bytes
 
@@ -37,27 +36,6 @@ class AgentStore:
         return self.sqlite_path if self.in_sqlite else self.sessions_json
 
 
-def _configured_agent_dir(cfg: Mapping[str, Any] | None, agent_id: str) -> str | None:
-    """`agents.entries.<id>.agentDir` (2026.8+), else `agents.list[].agentDir`."""
-    agents = cfg.get("agents") if isinstance(cfg, Mapping) else None
-    if not isinstance(agents, Mapping):
-        return None
-    entries = agents.get("entries")
-    if isinstance(entries, Mapping):
-        for raw_id, entry in entries.items():
-            if isinstance(entry, Mapping) and normalize_agent_id(str(raw_id)) == agent_id:
-                value = entry.get("agentDir")
-                if isinstance(value, str) and value.strip():
-                    return value.strip()
-    listed = agents.get("list")
-    for entry in listed if isinstance(listed, list) else []:
-        if isinstance(entry, Mapping) and normalize_agent_id(entry.get("id")) == agent_id:
-            value = entry.get("agentDir")
-            if isinstance(value, str) and value.strip():
-                return value.strip()
-    return None
-
-
 def _path_agent_dir(store_path: str) -> str | None:
     """`agents/<id>` when the path is `agents/<id>/sessions/sessions.json`."""
     sessions_dir = os.path.dirname(store_path)
@@ -78,11 +56,9 @@ def _from_store_path(store_path: str) -> str:
 
 
 def agent_db_path(cfg: Mapping[str, Any] | None, target: Target, env: Mapping[str, str] | None = None) -> str:
-    """Where the agent's database is: in its configured `agentDir`, else where its store path maps."""
-    configured = _configured_agent_dir(cfg, target.agent_id)
-    if configured:
-        expanded = paths.expand_home_prefix(configured, env) if configured.startswith("~") else configured
-        return os.path.join(paths.resolve_path(expanded), AGENT_DB_FILENAME)
+    """Where the agent's database is: where its store path maps (`agents/<id>/agent/openclaw-agent.sqlite`
+    for the default store). A configured `agentDir` (`agents.entries.<id>` or `agents.list[]`) does not
+    move it: 2026.9.6 reads and writes `<state>/agents/<id>/agent/` whatever `agentDir` says."""
     return _from_store_path(target.store_path)
 
 
