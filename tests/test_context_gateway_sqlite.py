@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 from helpers import refbin, sqlite_gen
 from helpers.context import as_replied, env_for, run_context, split_runtime
 from helpers.gateway import SQLITE_ERA_VERSION, RunningGateway, start_gateway
-from helpers.sqlite_state import last_reply
+from helpers.sqlite_state import last_reply, stored_events
 from helpers.state import write_config
 from test_compact_fakellm import FakeLLM
 
@@ -45,6 +45,7 @@ class Live:
 
     gateway: RunningGateway
     client: Path
+    predicted: dict = field(default_factory=dict)  # our plan of the LLM compaction, made before it ran
 
     def send(self, key: str, message: str) -> dict:
         sender = sqlite_gen.client_connection(self.gateway, "chat.send", self.client)
@@ -93,6 +94,7 @@ def _write_sessions(live: Live) -> None:
     for key, turns in (("agent:main:main", 2), (LLM_COMPACTED, 3), (TRIMMED, 3), (RESET, 1), (WORK, 1)):
         for i in range(turns):
             live.send(key, f"turn {i}: " + "words " * 30)
+    _predict(live, LLM_COMPACTED)
     compacted = live.call("sessions.compact", {"key": LLM_COMPACTED})
     assert compacted.get("compacted") is True, compacted
     live.send(LLM_COMPACTED, "after the compaction: " + "words " * 10)
@@ -101,6 +103,26 @@ def _write_sessions(live: Live) -> None:
     live.send(RESET, "/new")
     live.send(RESET, "after the reset: " + "words " * 10)
     live.call("sessions.patch", {"key": DRAFT, "label": "Draft"})
+
+
+def _predict(live: Live, key: str) -> None:
+    """Our detail's compaction line and our planner's cut, on the events as they are before the
+    Gateway compacts the session."""
+    from openclaw_cli.compact.planner import plan_compaction
+    from openclaw_cli.compact.settings import resolve_settings
+    from openclaw_cli.store.sqlite.connection import open_agent_db
+    from openclaw_cli.store.sqlite.export import temporary_jsonl
+    from openclaw_cli.transcript import load_index
+
+    result = run_context(["detail", "--session", key, "--offline"], env_for(live.gateway.home))
+    assert result.returncode == 0, result.stderr
+    live.predicted["line"] = result.stdout.rstrip("\n").split("\n")[-1]
+    db = live.gateway.agent_db_path()
+    cfg = json.loads((live.gateway.state_dir / "openclaw.json").read_text())
+    session_id = stored_events(db, key)[0]["id"]
+    with open_agent_db(str(db), "main") as handle, temporary_jsonl(handle, session_id) as path:
+        plan = plan_compaction(load_index(path), resolve_settings(cfg, context_window=128_000))
+    live.predicted["first_kept"] = plan.first_kept_entry_id
 
 
 def ours(live: Live, key: str, mode: str) -> str:
@@ -168,3 +190,14 @@ def test_detail_of_the_compacted_sessions_counts_what_the_gateway_counts(live):
         mine, theirs = both(live, key, "detail")
         counts = [line for line in theirs.split("\n") if line.startswith("Compactable transcript:")]
         assert len(counts) == 1 and counts[0] in mine.split("\n"), key
+
+
+def test_detail_planned_the_llm_compaction_the_gateway_then_made(live):
+    """Before the Gateway compacted the session, our detail's compaction line counted the context it
+    counted (its tokensBefore) and our planner cut where it cut (its firstKeptEntryId)."""
+    events = stored_events(live.gateway.agent_db_path(), LLM_COMPACTED)
+    (compaction,) = [e for e in events if e.get("type") == "compaction"]
+    line = live.predicted["line"]
+    assert line.startswith("Compaction (keepRecentTokens 50): would summarise ")
+    assert f"context now ~{compaction['tokensBefore']:,} tok" in line
+    assert live.predicted["first_kept"] == compaction["firstKeptEntryId"]

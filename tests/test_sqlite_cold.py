@@ -176,3 +176,21 @@ def test_a_cold_archive_that_fails_verification_stops_context_and_export(cold, t
     archive.unlink()
     result = run(["sessions", "export", COLD], home=home, cwd=tmp_path)
     assert result.returncode == 1 and "is missing or unreadable" in result.stderr
+
+
+def test_an_archive_kept_in_its_row_is_read_as_the_file_is(cold, tmp_path):
+    """2026.9.6 may keep the archive in the row (`storage = 'sqlite'`, the blob) until it writes the file."""
+    from helpers.sqlite_state import write_db
+
+    home = _copy(cold, tmp_path / "home")
+    session_id = _session_id(cold.hot_home, COLD)
+    name = {row[0]: row for row in _cold_rows(agent_db(home / ".openclaw"))}[session_id][1]
+    archive = home / ".openclaw" / "agents" / "main" / "sessions" / "cold" / name
+    write_db(agent_db(home / ".openclaw"), "UPDATE session_transcript_cold_archives SET storage = 'sqlite', "
+             f"archive_blob = x'{archive.read_bytes().hex()}' WHERE session_id = '{session_id}'")
+    archive.unlink()
+    for where, source in (("row", home), ("hot", cold.hot_home)):
+        (tmp_path / where).mkdir()
+        result = run(["sessions", "export", COLD, "--output", str(tmp_path / where)], home=source)
+        assert result.returncode == 0, result.stderr
+    assert (tmp_path / "row" / f"{session_id}.jsonl").read_bytes() == (tmp_path / "hot" / f"{session_id}.jsonl").read_bytes()

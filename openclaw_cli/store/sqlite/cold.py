@@ -83,7 +83,16 @@ def archive_events(db_path: str, archive: ColdArchive) -> list[TranscriptEvent]:
     import zstandard
 
     try:
-        text = zstandard.ZstdDecompressor().stream_reader(_archive_bytes(db_path, archive)).read(MAX_RAW_BYTES)
+        chunks: list[bytes] = []
+        size = 0
+        with zstandard.ZstdDecompressor().stream_reader(_archive_bytes(db_path, archive)) as reader:
+            while chunk := reader.read(1 << 20):
+                size += len(chunk)
+                if size > MAX_RAW_BYTES:
+                    raise StoreError(f"cold transcript archive {archive.archive_name} decodes to more than "
+                                     f"{MAX_RAW_BYTES} bytes")
+                chunks.append(chunk)
+        text = b"".join(chunks)
     except zstandard.ZstdError as exc:
         raise StoreError(f"cold transcript archive {archive.archive_name} does not decompress: {exc}") from None
     events: list[tuple[int, bytes]] = []
