@@ -321,13 +321,13 @@ def heartbeat_home(home: Path, *, human: bool = False, interacted: bool = False)
         "a": {"sessionKey": "agent:main:main"}, "b": {"sessionKey": "agent:main:telegram:group:5"}}))
 
 
-def both_on_configs(root: Path, configs: dict[str, dict], modes: dict[str, list[str]], env: dict[str, str]
-                    ) -> dict[tuple[str, str, str], tuple[refbin.Result, Path]]:
-    """Every config under every mode (argv), run by the reference and by us on a home of its own, two
-    at a time: {(config, mode, "ref" | "ours"): (result, home)}."""
+def both_on_configs(root: Path, configs: dict[str, dict], modes: dict[str, list[str]], env: dict[str, str],
+                    version: str = refbin.PRIMARY_VERSION) -> dict[tuple[str, str, str], tuple[refbin.Result, Path]]:
+    """Every config under every mode (argv), run by the reference release `version` and by us on a
+    home of its own, two at a time: {(config, mode, "ref" | "ours"): (result, home)}."""
     from concurrent.futures import ThreadPoolExecutor
 
-    assert refbin.reference_available(), refbin.missing_message()
+    assert refbin.reference_available(version), refbin.missing_message(version)
     jobs = [(c, m, side) for c in configs for m in modes for side in ("ref", "ours")]
 
     def run(job: tuple[str, str, str]) -> tuple[refbin.Result, Path]:
@@ -335,8 +335,9 @@ def both_on_configs(root: Path, configs: dict[str, dict], modes: dict[str, list[
         home = root / config / mode / side / "home"
         (home / ".openclaw").mkdir(parents=True)
         write_config(home, configs[config])
-        runner = refbin.run_reference if side == "ref" else refbin.run_ours
-        return runner(modes[mode], home, env, timeout=400), home
+        if side == "ref":
+            return refbin.run_reference(modes[mode], home, env, timeout=400, version=version), home
+        return refbin.run_ours(modes[mode], home, env, timeout=400), home
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         return dict(zip(jobs, pool.map(run, jobs), strict=True))
