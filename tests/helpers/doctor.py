@@ -341,3 +341,27 @@ def both_on_configs(root: Path, configs: dict[str, dict], modes: dict[str, list[
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         return dict(zip(jobs, pool.map(run, jobs), strict=True))
+
+
+HEARTBEAT_TARGET_CONFIG = {
+    "gateway": {"mode": "local"},
+    "agents": {"defaults": {"heartbeat": {"every": "30m", "target": "last", "session": "telegram:group:999"}},
+               "list": [{"id": "main", "heartbeat": {"every": "1h"}},
+                        {"id": "ops", "heartbeat": {"session": "agent:ops:discord:channel:42"}},
+                        {"id": "known", "heartbeat": {"session": "telegram:group:5"}},
+                        {"id": "quiet", "heartbeat": {"session": "slack:channel:c1", "target": "none"}},
+                        {"id": "off", "heartbeat": {"session": "slack:channel:c2", "every": "0m"}},
+                        {"id": "sub", "heartbeat": {"session": "subagent:x"}}]},
+}
+
+
+def heartbeat_target_home(home: Path) -> None:
+    """Agents whose heartbeat pins a session: missing from the store (main, ops), present (known), or
+    not checked (target none, interval off, a subagent)."""
+    os.chmod(state(home), 0o700)
+    write_config(home, HEARTBEAT_TARGET_CONFIG)
+    now = int(time.time() * 1000)
+    write_store(home, {"agent:main:main": {"sessionId": MAIN_SID, "updatedAt": now}})
+    write_transcript(home, MAIN_SID, [header(MAIN_SID), _message(0, "user", "hi"), _message(1, "assistant", "yo")])
+    write_store(home, {"agent:known:telegram:group:5": {"sessionId": GROUP_SID, "updatedAt": now}}, agent="known")
+    write_transcript(home, GROUP_SID, agent="known")

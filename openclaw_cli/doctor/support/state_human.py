@@ -353,10 +353,11 @@ def _session_store_rows(ctx: DoctorContext, report: Report, rows: _Rows, view: S
     _wedged_subagents(ctx, entries, abs_store, rows)
     main_key = main_session_key(ctx.cfg)
     main = view.entries.get(main_key)
-    if not (isinstance(main, dict) and main.get("sessionId")):
-        return
-    transcript = view.transcript_path(main)
-    if _heartbeat_main_rows(ctx, rows, view, abs_store, main_key, transcript):
+    has_main = isinstance(main, dict) and bool(main.get("sessionId"))
+    transcript = view.transcript_path(main) if isinstance(main, dict) and has_main else None
+    moved = has_main and _heartbeat_main_rows(ctx, rows, view, abs_store, main_key, transcript)
+    _heartbeat_target_rows(ctx, rows)
+    if not has_main or moved:
         return
     if transcript and not fsutil.exists_file(transcript):
         rows.warn(f"- Main session transcript missing ({ctx.display(transcript)}). History will appear to reset.",
@@ -398,6 +399,14 @@ def _heartbeat_main_rows(ctx: DoctorContext, rows: _Rows, view: StoreView, abs_s
         rows.changes.append(f"- Cleared {fsutil.count_label(cleared, 'stale TUI last-session pointer')} for "
                             f"{main_key}.")
     return True
+
+
+def _heartbeat_target_rows(ctx: DoctorContext, rows: _Rows) -> None:
+    """Agents whose heartbeat pins a session their store has no entry for (no repair)."""
+    from openclaw_cli.doctor.support.heartbeat_target import HINT, pinned_sessions
+
+    for pinned in pinned_sessions(ctx.cfg, ctx.store_path):
+        rows.warn(pinned.lines(), _finding("warning", pinned.text, pinned.config_path, HINT))
 
 
 def _orphan_transcript_rows(ctx: DoctorContext, report: Report, rows: _Rows, view: StoreView) -> None:
