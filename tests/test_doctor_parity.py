@@ -27,6 +27,7 @@ from helpers.doctor import (
     heartbeat_home,
     heartbeat_target_home,
     lint,
+    route_state_home,
     sessions,
     state,
     write_config,
@@ -244,7 +245,8 @@ def test_the_human_run_and_lint_report_the_same_problems_on_combined_states(home
 
 
 # State-integrity rows that need a state of their own: (fixture, text of the row's finding).
-STATE_ROWS = {"heartbeat-target": (heartbeat_target_home, "heartbeat.session pins")}
+STATE_ROWS = {"heartbeat-target": (heartbeat_target_home, "heartbeat.session pins"),
+              "route-state": (route_state_home, "session routing state")}
 
 
 @pytest.mark.parametrize("name", sorted(STATE_ROWS))

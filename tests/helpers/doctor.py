@@ -365,3 +365,41 @@ def heartbeat_target_home(home: Path) -> None:
     write_transcript(home, MAIN_SID, [header(MAIN_SID), _message(0, "user", "hi"), _message(1, "assistant", "yo")])
     write_store(home, {"agent:known:telegram:group:5": {"sessionId": GROUP_SID, "updatedAt": now}}, agent="known")
     write_transcript(home, GROUP_SID, agent="known")
+
+
+ROUTE_SIDS = {key: f"{n}{n}{n}{n}{n}{n}{n}{n}-aaaa-4aaa-8aaa-{n * 12}" for n, key in zip("56789", (
+    "agent:main:telegram:group:5", "agent:main:discord:channel:9", "agent:main:slack:channel:c1",
+    "agent:main:cron:nightly", "agent:main:webchat:openai"), strict=True)}
+
+
+def route_state_home(home: Path) -> None:
+    """A store whose entries keep Anthropic and Google routing state while the configured route is
+    OpenAI: automatic overrides, a runtime model, pinned harnesses, CLI bindings (stale), an explicit
+    user override (for review) and OpenAI state (fine)."""
+    os.chmod(state(home), 0o700)
+    write_config(home, {"gateway": {"mode": "local"},
+                        "agents": {"defaults": {"model": {"primary": "openai/gpt-5.5",
+                                                          "fallbacks": ["openai/gpt-5.4"]}}}})
+    now = int(time.time() * 1000)
+    entries = {
+        "agent:main:main": {"sessionId": MAIN_SID, "updatedAt": now, "modelProvider": "anthropic",
+                            "model": "claude-sonnet-4-6", "contextTokens": 200000,
+                            "fallbackNoticeReason": "rate limit", "systemPromptReport": {"chars": 10}},
+        "agent:main:telegram:group:5": {"updatedAt": now - 1000, "providerOverride": "anthropic",
+                                        "modelOverride": "claude-opus-4-7", "modelOverrideSource": "auto",
+                                        "liveModelSwitchPending": True, "authProfileOverride": "Anthropic:work",
+                                        "authProfileOverrideSource": "auto", "authProfileOverrideCompactionCount": 2},
+        "agent:main:discord:channel:9": {"updatedAt": now - 2000, "providerOverride": "google",
+                                         "modelOverride": "gemini-3.1-pro-preview", "modelOverrideSource": "user"},
+        "agent:main:slack:channel:c1": {"updatedAt": now - 3000, "agentHarnessId": "claude-cli",
+                                        "cliSessionBindings": {"claude-cli": {"sessionId": "c-1"}}},
+        "agent:main:cron:nightly": {"updatedAt": now - 4000, "agentRuntimeOverride": "google-gemini-cli",
+                                    "modelProvider": "google", "model": "gemini-3-flash-preview",
+                                    "cliSessionIds": {"google-gemini-cli": "g-1", "codex-cli": "x-1"}},
+        "agent:main:webchat:openai": {"updatedAt": now - 5000, "modelProvider": "openai", "model": "gpt-5.5"},
+    }
+    for key, sid in ROUTE_SIDS.items():
+        entries[key] = {"sessionId": sid, **entries[key]}
+        write_transcript(home, sid, [header(sid), _message(0, "user", "hi"), _message(1, "assistant", "yo")])
+    write_store(home, entries)
+    write_transcript(home, MAIN_SID, [header(MAIN_SID), _message(0, "user", "hi"), _message(1, "assistant", "yo")])
