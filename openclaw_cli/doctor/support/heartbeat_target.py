@@ -70,11 +70,12 @@ def _agent_heartbeat(cfg: dict, agent_id: str) -> tuple[dict | None, str]:
     return merged, (f"agents.list.{found[0]}.heartbeat.session" if own and found else "agents.defaults.heartbeat.session")
 
 
-def _interval_enabled(heartbeat: dict) -> bool:
+def _interval_enabled(cfg: dict, heartbeat: dict) -> bool:
+    """resolveHeartbeatIntervalMs: `every` (merged, then the defaults', then 30m) is a positive duration."""
     from openclaw_cli.config.units import parse_duration_ms
 
-    raw = heartbeat.get("every")
-    raw = "30m" if raw is None else raw
+    defaults = object_at(object_at(object_at(cfg, "agents"), "defaults"), "heartbeat")
+    raw = next((v for v in (heartbeat.get("every"), defaults.get("every")) if v is not None), "30m")
     text = opt_str(raw)
     if not truthy(raw) or not text:
         return False
@@ -123,7 +124,7 @@ def _pinned(cfg: dict, agent_id: str, store_path_of) -> PinnedSession | None:
     from openclaw_cli.store.keys import is_subagent_key, parse_agent_key
 
     heartbeat, config_path = _agent_heartbeat(cfg, agent_id)
-    if heartbeat is None or not _interval_enabled(heartbeat):
+    if heartbeat is None or not _interval_enabled(cfg, heartbeat):
         return None
     configured = opt_str(heartbeat.get("session"))
     session = object_at(cfg, "session")
