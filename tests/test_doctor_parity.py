@@ -25,7 +25,9 @@ from helpers.doctor import (
     f1,
     header,
     heartbeat_home,
+    heartbeat_target_home,
     lint,
+    route_state_home,
     sessions,
     state,
     write_config,
@@ -240,6 +242,19 @@ def test_the_human_run_and_lint_report_the_same_problems_on_combined_states(home
     env = COMBINED[name](home) or {}
     run, seen = compare(home, env)
     assert len(run.findings()) > 5 and len(seen.findings) == len(run.findings())
+
+
+# State-integrity rows that need a state of their own: (fixture, text of the row's finding).
+STATE_ROWS = {"heartbeat-target": (heartbeat_target_home, "heartbeat.session pins"),
+              "route-state": (route_state_home, "session routing state")}
+
+
+@pytest.mark.parametrize("name", sorted(STATE_ROWS))
+def test_the_human_run_and_lint_report_the_same_state_integrity_rows(home, name):
+    build, text = STATE_ROWS[name]
+    run, seen = compare(home, build(home) or {})
+    assert any(text in f["message"] for f in run.findings("core/doctor/state-integrity"))
+    assert any(text in f.message for f in seen.findings)
 
 
 def test_default_lint_reports_every_problem_of_the_combined_state_one_finding_each(home):

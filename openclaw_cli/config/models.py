@@ -807,13 +807,34 @@ def _legacy_web_search_issues(value: dict) -> Iterable[tuple[tuple, str]]:
                    "legacy web_search provider config must use plugins.entries.<plugin>.config.webSearch")
 
 
+_BOTH_ALLOW = ("cannot set both allow and alsoAllow in the same scope (merge alsoAllow into allow, or remove allow "
+               "and use profile + alsoAllow)")
+
+
+def _allow_conflicts(tools: Any, loc: tuple, label: str) -> Iterable[tuple[tuple, str]]:
+    """A tool policy (and its byProvider policies) with both a non-empty allow and alsoAllow."""
+    if not isinstance(tools, dict):
+        return
+    if all(isinstance(tools.get(k), list) and tools[k] for k in ("allow", "alsoAllow")):
+        yield loc, f"{label} {_BOTH_ALLOW}"
+    for key, policy in object_at(tools, "byProvider").items():
+        if isinstance(policy, dict) and all(isinstance(policy.get(k), list) and policy[k]
+                                            for k in ("allow", "alsoAllow")):
+            yield (*loc, "byProvider", key), f"tools.byProvider policy {_BOTH_ALLOW}"
+
+
 class _RootRefinement(Refined):
     """The checks across sections: every binding and broadcast target is a listed agent; no legacy
-    web-search provider block."""
+    web-search provider block; no tool policy with both allow and alsoAllow."""
 
     @classmethod
     def refine(cls, value: dict) -> Iterable[tuple[tuple, str]]:
         yield from _legacy_web_search_issues(value)
+        yield from _allow_conflicts(value.get("tools"), ("tools",), "tools")
+        agent_list = object_at(value, "agents").get("list")
+        for index, agent in enumerate(agent_list if isinstance(agent_list, list) else []):
+            if isinstance(agent, dict):
+                yield from _allow_conflicts(agent.get("tools"), ("agents", "list", index, "tools"), "agent tools")
         entries = object_at(value, "agents").get("list")
         if not isinstance(entries, list) or not entries:
             return

@@ -321,13 +321,13 @@ def heartbeat_home(home: Path, *, human: bool = False, interacted: bool = False)
         "a": {"sessionKey": "agent:main:main"}, "b": {"sessionKey": "agent:main:telegram:group:5"}}))
 
 
-def both_on_configs(root: Path, configs: dict[str, dict], modes: dict[str, list[str]], env: dict[str, str]
-                    ) -> dict[tuple[str, str, str], tuple[refbin.Result, Path]]:
-    """Every config under every mode (argv), run by the reference and by us on a home of its own, two
-    at a time: {(config, mode, "ref" | "ours"): (result, home)}."""
+def both_on_configs(root: Path, configs: dict[str, dict], modes: dict[str, list[str]], env: dict[str, str],
+                    version: str = refbin.PRIMARY_VERSION) -> dict[tuple[str, str, str], tuple[refbin.Result, Path]]:
+    """Every config under every mode (argv), run by the reference release `version` and by us on a
+    home of its own, two at a time: {(config, mode, "ref" | "ours"): (result, home)}."""
     from concurrent.futures import ThreadPoolExecutor
 
-    assert refbin.reference_available(), refbin.missing_message()
+    assert refbin.reference_available(version), refbin.missing_message(version)
     jobs = [(c, m, side) for c in configs for m in modes for side in ("ref", "ours")]
 
     def run(job: tuple[str, str, str]) -> tuple[refbin.Result, Path]:
@@ -335,8 +335,71 @@ def both_on_configs(root: Path, configs: dict[str, dict], modes: dict[str, list[
         home = root / config / mode / side / "home"
         (home / ".openclaw").mkdir(parents=True)
         write_config(home, configs[config])
-        runner = refbin.run_reference if side == "ref" else refbin.run_ours
-        return runner(modes[mode], home, env, timeout=400), home
+        if side == "ref":
+            return refbin.run_reference(modes[mode], home, env, timeout=400, version=version), home
+        return refbin.run_ours(modes[mode], home, env, timeout=400), home
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         return dict(zip(jobs, pool.map(run, jobs), strict=True))
+
+
+HEARTBEAT_TARGET_CONFIG = {
+    "gateway": {"mode": "local"},
+    "agents": {"defaults": {"heartbeat": {"every": "30m", "target": "last", "session": "telegram:group:999"}},
+               "list": [{"id": "main", "heartbeat": {"every": "1h"}},
+                        {"id": "ops", "heartbeat": {"session": "agent:ops:discord:channel:42"}},
+                        {"id": "known", "heartbeat": {"session": "telegram:group:5"}},
+                        {"id": "quiet", "heartbeat": {"session": "slack:channel:c1", "target": "none"}},
+                        {"id": "off", "heartbeat": {"session": "slack:channel:c2", "every": "0m"}},
+                        {"id": "sub", "heartbeat": {"session": "subagent:x"}}]},
+}
+
+
+def heartbeat_target_home(home: Path) -> None:
+    """Agents whose heartbeat pins a session: missing from the store (main, ops), present (known), or
+    not checked (target none, interval off, a subagent)."""
+    os.chmod(state(home), 0o700)
+    write_config(home, HEARTBEAT_TARGET_CONFIG)
+    now = int(time.time() * 1000)
+    write_store(home, {"agent:main:main": {"sessionId": MAIN_SID, "updatedAt": now}})
+    write_transcript(home, MAIN_SID, [header(MAIN_SID), _message(0, "user", "hi"), _message(1, "assistant", "yo")])
+    write_store(home, {"agent:known:telegram:group:5": {"sessionId": GROUP_SID, "updatedAt": now}}, agent="known")
+    write_transcript(home, GROUP_SID, agent="known")
+
+
+ROUTE_SIDS = {key: f"{n}{n}{n}{n}{n}{n}{n}{n}-aaaa-4aaa-8aaa-{n * 12}" for n, key in zip("56789", (
+    "agent:main:telegram:group:5", "agent:main:discord:channel:9", "agent:main:slack:channel:c1",
+    "agent:main:cron:nightly", "agent:main:webchat:openai"), strict=True)}
+
+
+def route_state_home(home: Path) -> None:
+    """A store whose entries keep Anthropic and Google routing state while the configured route is
+    OpenAI: automatic overrides, a runtime model, pinned harnesses, CLI bindings (stale), an explicit
+    user override (for review) and OpenAI state (fine)."""
+    os.chmod(state(home), 0o700)
+    write_config(home, {"gateway": {"mode": "local"},
+                        "agents": {"defaults": {"model": {"primary": "openai/gpt-5.5",
+                                                          "fallbacks": ["openai/gpt-5.4"]}}}})
+    now = int(time.time() * 1000)
+    entries = {
+        "agent:main:main": {"sessionId": MAIN_SID, "updatedAt": now, "modelProvider": "anthropic",
+                            "model": "claude-sonnet-4-6", "contextTokens": 200000,
+                            "fallbackNoticeReason": "rate limit", "systemPromptReport": {"chars": 10}},
+        "agent:main:telegram:group:5": {"updatedAt": now - 1000, "providerOverride": "anthropic",
+                                        "modelOverride": "claude-opus-4-7", "modelOverrideSource": "auto",
+                                        "liveModelSwitchPending": True, "authProfileOverride": "Anthropic:work",
+                                        "authProfileOverrideSource": "auto", "authProfileOverrideCompactionCount": 2},
+        "agent:main:discord:channel:9": {"updatedAt": now - 2000, "providerOverride": "google",
+                                         "modelOverride": "gemini-3.1-pro-preview", "modelOverrideSource": "user"},
+        "agent:main:slack:channel:c1": {"updatedAt": now - 3000, "agentHarnessId": "claude-cli",
+                                        "cliSessionBindings": {"claude-cli": {"sessionId": "c-1"}}},
+        "agent:main:cron:nightly": {"updatedAt": now - 4000, "agentRuntimeOverride": "google-gemini-cli",
+                                    "modelProvider": "google", "model": "gemini-3-flash-preview",
+                                    "cliSessionIds": {"google-gemini-cli": "g-1", "codex-cli": "x-1"}},
+        "agent:main:webchat:openai": {"updatedAt": now - 5000, "modelProvider": "openai", "model": "gpt-5.5"},
+    }
+    for key, sid in ROUTE_SIDS.items():
+        entries[key] = {"sessionId": sid, **entries[key]}
+        write_transcript(home, sid, [header(sid), _message(0, "user", "hi"), _message(1, "assistant", "yo")])
+    write_store(home, entries)
+    write_transcript(home, MAIN_SID, [header(MAIN_SID), _message(0, "user", "hi"), _message(1, "assistant", "yo")])

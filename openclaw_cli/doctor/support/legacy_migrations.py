@@ -1,16 +1,12 @@
 """The legacy-config migrations of OpenClaw 2026.7.1, applied in order to the authored config."""
 
-# Not ported (they need OpenClaw's model catalogs, tool catalog or provider plugins):
-# tools.profile-configured-sections-alsoAllow, models.providers.openai-codex->openai and
-# models.retired-model-refs.
-
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
 from typing import Any
 
-from openclaw_cli.doctor.support import legacy_models, legacy_tts, legacy_web_search
+from openclaw_cli.doctor.support import legacy_models, legacy_tools, legacy_tts, legacy_web_search
 from openclaw_cli.doctor.support.legacy_rules import (
     MCP_TYPE_TO_TRANSPORT,
     legacy_bind_alias,
@@ -730,6 +726,7 @@ MIGRATIONS: tuple[tuple[str, Callable[[dict, Changes], None]], ...] = (
     ("thread-bindings.ttlHours->idleHours", thread_bindings),
     ("audio.transcription-v2", audio_transcription),
     ("messages.queue.retired-steering-modes", queue_modes),
+    ("tools.profile-configured-sections-alsoAllow", legacy_tools.profile_sections),
     ("silentReplyRewrite-removed", silent_reply),
     ("agents.systemPromptOverride-removed", system_prompt_override),
     ("agents.defaults.llm->models.providers.timeoutSeconds", llm_timeout),

@@ -188,6 +188,16 @@ def _web_search(value: Any, root: dict) -> bool:
     return rule_match(value, root)
 
 
+def _tool_profile_rules() -> tuple[Rule, ...]:
+    from openclaw_cli.doctor.support.legacy_tools import agents_match, needs_repair
+
+    rewrite = ('filters explicit configured-section tool grants; run "openclaw doctor --fix" to rewrite the explicit '
+               "grants into a valid allowlist.")
+    return (Rule(("tools",), f"tools.profile {rewrite}", lambda v, _r: needs_repair(v)),
+            Rule(("agents", "list"), f"agents.list[].tools.profile {rewrite}", agents_match))
+
+
+TOOL_PROFILE_RULES = _tool_profile_rules()
 MODEL_RULES = _model_rules()
 TTS_RULES = _tts_rules()
 
@@ -219,6 +229,7 @@ RULES: tuple[Rule, ...] = (
     Rule(("messages", "queue", "byChannel"), "messages.queue.byChannel contains a retired queue mode; use steer, "
          f"followup, collect, or interrupt. {FIX}",
          lambda v, _r: isinstance(v, dict) and any(retired_queue_mode(x) for x in v.values())),
+    *TOOL_PROFILE_RULES,
     Rule(("agents", "defaults", "silentReplyRewrite"), "agents.defaults.silentReplyRewrite was removed; exact NO_REPLY "
          f"is no longer rewritten to visible fallback text. {FIX_REMOVE}"),
     Rule(("agents", "defaults", "silentReply"), "agents.defaults.silentReply.direct was removed; direct chats never "

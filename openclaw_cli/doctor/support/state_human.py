@@ -351,12 +351,14 @@ def _session_store_rows(ctx: DoctorContext, report: Report, rows: _Rows, view: S
                      "(preview with --dry-run --fix-missing)."))
         report.step(f'openclaw sessions cleanup --store "{abs_store}" --dry-run --fix-missing')
     _wedged_subagents(ctx, entries, abs_store, rows)
+    _route_state_rows(ctx, view, abs_store, rows)
     main_key = main_session_key(ctx.cfg)
     main = view.entries.get(main_key)
-    if not (isinstance(main, dict) and main.get("sessionId")):
-        return
-    transcript = view.transcript_path(main)
-    if _heartbeat_main_rows(ctx, rows, view, abs_store, main_key, transcript):
+    has_main = isinstance(main, dict) and bool(main.get("sessionId"))
+    transcript = view.transcript_path(main) if isinstance(main, dict) and has_main else None
+    moved = has_main and _heartbeat_main_rows(ctx, rows, view, abs_store, main_key, transcript)
+    _heartbeat_target_rows(ctx, rows)
+    if not has_main or moved:
         return
     if transcript and not fsutil.exists_file(transcript):
         rows.warn(f"- Main session transcript missing ({ctx.display(transcript)}). History will appear to reset.",
@@ -398,6 +400,48 @@ def _heartbeat_main_rows(ctx: DoctorContext, rows: _Rows, view: StoreView, abs_s
         rows.changes.append(f"- Cleared {fsutil.count_label(cleared, 'stale TUI last-session pointer')} for "
                             f"{main_key}.")
     return True
+
+
+def _route_state_rows(ctx: DoctorContext, view: StoreView, store_path: str, rows: _Rows) -> None:
+    """Plugin-owned routing state outside the configured route: cleared per owner on request;
+    explicit model overrides are listed for review."""
+    from openclaw_cli.doctor.support import route_state
+
+    repairs, reviews = route_state.scan_store(ctx.cfg, view.entries)
+    by_owner: dict[str, list[route_state.Repair]] = {}
+    for repair in repairs:
+        by_owner.setdefault(repair.owner.label, []).append(repair)
+    for label, found in by_owner.items():
+        count = fsutil.count_label(len(found), "session")
+        text = f"Found stale {label} session routing state in {count} outside the current configured model/runtime route."
+        rows.warn("\n".join([f"- {text}", "  This can keep later message-channel runs pinned to an old runtime/provider "
+                             "after defaults move elsewhere.",
+                             f"  Examples: {', '.join(r.example() for r in found[:3])}"]),
+                  _finding("warning", text, store_path, "Run `openclaw doctor --fix` to clear it."))
+        if ctx.prompter.confirm_runtime_repair(f"Clear stale {label} session routing state for {count}?", True):
+            repaired = route_state.clear_stale(store_path, found, ctx.now_ms)
+            if repaired:
+                rows.changes.append(f"- Cleared stale {label} session routing state for "
+                                    f"{fsutil.count_label(repaired, 'session')}.")
+    reviewed: dict[str, list[route_state.Review]] = {}
+    for review in reviews:
+        reviewed.setdefault(review.owner.label, []).append(review)
+    for label, hits in reviewed.items():
+        text = (f"Found explicit {label} model overrides in {fsutil.count_label(len(hits), 'session')} outside the "
+                "current configured route.")
+        rows.warn("\n".join([f"- {text}", "  Doctor leaves explicit or legacy user selections untouched; switch them "
+                             "with /model or reset the session if that provider is no longer intended.",
+                             f"  Examples: {', '.join(h.message for h in hits[:3])}"]),
+                  _finding("info", text, store_path, "Switch them with /model, or reset the session if that provider "
+                                                     "is no longer intended."))
+
+
+def _heartbeat_target_rows(ctx: DoctorContext, rows: _Rows) -> None:
+    """Agents whose heartbeat pins a session their store has no entry for (no repair)."""
+    from openclaw_cli.doctor.support.heartbeat_target import HINT, pinned_sessions
+
+    for pinned in pinned_sessions(ctx.cfg, ctx.store_path):
+        rows.warn(pinned.lines(), _finding("warning", pinned.text, pinned.config_path, HINT))
 
 
 def _orphan_transcript_rows(ctx: DoctorContext, report: Report, rows: _Rows, view: StoreView) -> None:
