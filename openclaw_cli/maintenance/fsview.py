@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import os
 import stat as stat_mod
 from dataclasses import dataclass, field
@@ -74,6 +75,7 @@ class FsView:
     effects: list[Effect] = field(default_factory=list)
     scanned: bool = False
     _files_cache: tuple[int, list[FileInfo]] | None = None
+    _scan_files: list[FileInfo] | None = None
 
     @classmethod
     def open(cls, sessions_dir: str, ignore: frozenset[str] = frozenset()) -> FsView:
@@ -220,28 +222,41 @@ class FsView:
         self._files_cache = (self.version, out)
         return list(out)
 
+    def _scanned_files(self) -> list[FileInfo]:
+        """The scan's regular files in readdir order, built once (they never change)."""
+        if self._scan_files is None:
+            same = self.sessions_dir == self.real_dir
+            files = []
+            for name in sorted((n for n, info in self._base.items() if info[0] == "file"), key=_name_order):
+                _, size, mtime_ns = self._base[name]
+                canonical = f"{self.real_dir}/{name}"
+                files.append(FileInfo(canonical if same else f"{self.sessions_dir}/{name}", canonical, name, size,
+                                      mtime_ns))
+            self._scan_files = files
+        return self._scan_files
+
     def _list_files(self) -> list[FileInfo]:
-        names: dict[str, tuple[int, int]] = {}
-        for name, (kind, size, mtime_ns) in self._base.items():
-            if kind == "file":
-                names[name] = (size, mtime_ns)
         prefix = self.real_dir + "/"
+        cut = len(prefix)
+        changed: dict[str, Virtual | None] = {}
         for key, v in self.overlay.items():
-            if not key.startswith(prefix) or "/" in key[len(prefix):]:
-                continue
-            name = key[len(prefix):]
-            if v is None or v.kind != "file":
-                names.pop(name, None)
-            else:
-                names[name] = (v.size, v.mtime_ns)
-        out = []
+            if key.startswith(prefix) and "/" not in key[cut:]:
+                changed[key[cut:]] = v
+        scanned = self._scanned_files()
+        if not changed:
+            return scanned
+        kept = [f for f in scanned if f.name not in changed]
         same = self.sessions_dir == self.real_dir
-        for name in sorted(names, key=_name_order):
-            size, mtime_ns = names[name]
-            canonical = f"{self.real_dir}/{name}"
-            out.append(FileInfo(canonical if same else f"{self.sessions_dir}/{name}", canonical, name, size,
-                                mtime_ns))
-        return out
+        added = []
+        for name, v in changed.items():
+            if v is not None and v.kind == "file":
+                canonical = prefix + name
+                added.append(FileInfo(canonical if same else f"{self.sessions_dir}/{name}", canonical, name, v.size,
+                                      v.mtime_ns))
+        if not added:
+            return kept
+        added.sort(key=lambda f: _name_order(f.name))
+        return list(heapq.merge(kept, added, key=lambda f: _name_order(f.name)))
 
     def list_names(self, directory: str) -> list[str]:
         """`fs.readdir` names (any type) of a folder, after planned effects."""
