@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import heapq
 import os
 import stat as stat_mod
 from dataclasses import dataclass, field
@@ -99,8 +98,9 @@ class FsView:
                     st = entry.stat(follow_symlinks=False)
                 except OSError:
                     continue
-                self._base[entry.name] = (_kind(st.st_mode), st.st_size, st.st_mtime_ns)
-                if stat_mod.S_ISLNK(st.st_mode):
+                kind = _kind(st.st_mode)
+                self._base[entry.name] = (kind, st.st_size, st.st_mtime_ns)
+                if kind == "link":
                     self._symlinks.add(entry.name)
         self.scanned = True
 
@@ -122,14 +122,16 @@ class FsView:
 
     def lstat(self, path: str) -> tuple[str, int, int] | None:
         """(kind, size, mtime_ns) without following a final symlink; kind in file/dir/link/other."""
-        key = self._key(jspath.resolve(path))
+        resolved = jspath.resolve(path)
+        head, _, name = resolved.rpartition("/")
+        top = bool(name) and (head == self.real_dir or head == self.sessions_dir)
+        key = f"{self.real_dir}/{name}" if top and head != self.real_dir else resolved  # as _key spells it
         if key in self.overlay:
             v = self.overlay[key]
             return None if v is None else (v.kind, v.size, v.mtime_ns)
-        if self._virtual_dir(key):
+        if self._written_dirs and self._virtual_dir(key):
             return ("dir", 0, 0)
-        name = self._top_name(key)
-        if name is not None and self.scanned and key.startswith(self.real_dir + "/"):
+        if top and self.scanned:
             return self._base.get(name)
         try:
             st = os.lstat(key)
@@ -255,8 +257,9 @@ class FsView:
                                       v.mtime_ns))
         if not added:
             return kept
-        added.sort(key=lambda f: _name_order(f.name))
-        return list(heapq.merge(kept, added, key=lambda f: _name_order(f.name)))
+        kept.extend(added)
+        kept.sort(key=_file_order)  # two sorted runs: the sort merges them
+        return kept
 
     def list_names(self, directory: str) -> list[str]:
         """`fs.readdir` names (any type) of a folder, after planned effects."""
@@ -340,11 +343,13 @@ class FsView:
             parent = parent.rsplit("/", 1)[0]
 
 
+def _file_order(f: FileInfo) -> bytes:
+    return f.name.encode("utf-8", "surrogateescape")
+
+
+_KINDS = {stat_mod.S_IFREG: "file", stat_mod.S_IFDIR: "dir", stat_mod.S_IFLNK: "link"}
+
+
 def _kind(mode: int) -> str:
-    if stat_mod.S_ISREG(mode):
-        return "file"
-    if stat_mod.S_ISDIR(mode):
-        return "dir"
-    if stat_mod.S_ISLNK(mode):
-        return "link"
-    return "other"
+    """file, dir, link or other."""
+    return _KINDS.get(stat_mod.S_IFMT(mode), "other")
