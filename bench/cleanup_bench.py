@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from gen_store import generate  # noqa: E402
+from gen_store import generate_in_child  # noqa: E402
 from helpers import refbin  # noqa: E402
 
 
@@ -53,7 +53,7 @@ def bench_size(size: int, rounds: int, work: Path) -> dict:
     run_home = work / f"run-{size}"
     if not template.exists():
         print(f"generating {size} entries ...", flush=True)
-        generate(template, size, seed=size)
+        generate_in_child(template, size, seed=size)
     store = template / ".openclaw" / "agents" / "main" / "sessions" / "sessions.json"
     run_store = run_home / ".openclaw" / "agents" / "main" / "sessions" / "sessions.json"
     results: dict[tuple[str, str], list[tuple[float, int]]] = {}

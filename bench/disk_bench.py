@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from gen_store import generate  # noqa: E402
+from gen_store import generate_in_child  # noqa: E402
 
 
 def wall(args: list[str], home: Path) -> float:
@@ -44,7 +44,7 @@ def main() -> None:
     store = home / ".openclaw" / "agents" / "main" / "sessions" / "sessions.json"
     if not store.exists():
         print(f"generating {args.entries} entries ...", flush=True)
-        generate(home, args.entries, seed=args.entries)
+        generate_in_child(home, args.entries, seed=args.entries)
     runs = {"disk": ["sessions", "disk", "--json", "--store", str(store)],
             "dry-run": ["sessions", "cleanup", "--dry-run", "--json", "--store", str(store)]}
     times: dict[str, list[float]] = {name: [] for name in runs}

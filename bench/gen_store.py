@@ -11,6 +11,8 @@ import argparse
 import json
 import os
 import random
+import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -59,6 +61,14 @@ def generate(root: Path, entries: int, seed: int = 1, now_ms: int | None = None)
     store_path = sessions / "sessions.json"
     store_path.write_text(json.dumps(store, indent=2))
     return store_path
+
+
+def generate_in_child(root: Path, entries: int, seed: int = 1) -> Path:
+    """`generate` in a child process. A benchmark that measures peak RSS must not hold a big store
+    itself: a child's peak RSS starts from its parent's (fork, then exec, keeps the high-water mark)."""
+    subprocess.run([sys.executable, __file__, str(root), "--entries", str(entries), "--seed", str(seed)],
+                   check=True, stdout=subprocess.DEVNULL)
+    return root / ".openclaw" / "agents" / "main" / "sessions" / "sessions.json"
 
 
 def main() -> None:

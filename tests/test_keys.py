@@ -84,3 +84,32 @@ def test_thread_id_uses_last_marker():
     assert keys.thread_id_of("a:THREAD: x ") == "x"
     assert keys.thread_id_of("a:thread: ") is None
     assert keys.thread_id_of("a:b") is None
+
+
+def _general_shape(key: str) -> bool | None:
+    return None if keys.is_synthetic_key(key) else keys._is_protected_key_shape(key)
+
+
+def _plain_keys() -> list[str]:
+    import random
+
+    from helpers.diffgen import KEY_KINDS, make_key
+
+    rng = random.Random(19)
+    made = [make_key(kind, agent, rng) for _ in range(40) for kind in KEY_KINDS for agent in ("main", "work", "a-b")]
+    edges = ["main", "heartbeat", "agent:main:heartbeat", "agent:main:heartbeat:x", "x:heartbeat", "agent::main",
+             "agent:main:", "agent:main:x:thread:", "agent:main:x:thread:1", ":thread:1", "a:b:c:thread:1",
+             "agent:main:thread:1", "subagent:", "acp:x:thread:1", "agent:main:telegram:group:",
+             "agent:main:telegram:group:1:topic:", "agent:main:telegram:dm:1:topic:2", "telegram:channel:c",
+             "agent:x:cron:1", "cron:1:thread:2", "agent:agent:main:group:1", "agent:main:node:1:thread:2",
+             "agent:main:slack:channel:c1:thread:1:heartbeat", "agent:main:x::group:1", "agent:1:2:3"]
+    return [k for k in made + edges if k.isascii() and k.islower() and not keys._ASCII_SPACE.search(k)
+            and "signal:" not in k and "matrix:" not in k]
+
+
+def test_the_shortcut_for_plain_keys_agrees_with_the_general_rules():
+    plain = _plain_keys()
+    assert len(plain) > 500
+    disagree = [k for k in plain if keys._plain_key_shape(k) != _general_shape(k)]
+    assert disagree == []
+    assert {keys._plain_key_shape(k) for k in plain} == {None, True, False}

@@ -18,7 +18,6 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
                         allow_empty_store: bool = False, explain: bool = False,
                         per_action: int | None = None, show_all: bool = False) -> None:
     """Choose the Gateway or the local files, then print JSON or the text report."""
-    from openclaw_cli.maintenance import render
     from openclaw_cli.ui import console as output
     from openclaw_cli.ui import progress
 
@@ -32,6 +31,8 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
                   "activeKey": active_key, "fixMissing": bool(fix_missing), "fixDmScope": bool(fix_dm_scope)}
         result = cleanup_via_gateway(params, os.environ, gateway)
         if result is not None:
+            from openclaw_cli.maintenance import render
+
             if explain:
                 output.note("--explain: the Gateway ran this cleanup and reports no reasons; "
                             "`sessions cleanup --dry-run --explain` shows them")
@@ -58,10 +59,14 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
     _print_logs(outcome.logs, json_out, outcome.cfg)
     if json_out:
         if explain:
+            from openclaw_cli.maintenance import render
+
             for preview in outcome.previews:
                 preview.summary.update(render.explain_json(preview, outcome.now_ms))
         output.print_json(outcome.json_value())
         return
+    from openclaw_cli.maintenance import render
+
     if dry_run:
         from openclaw_cli.ui.fit import terminal_columns
 

@@ -51,13 +51,13 @@ def route(options: GatewayOptions, fallback: Fallback, *, connection: GatewayCon
     raised (`connection`: the one the call used). A connection step that finds nothing listening
     (`connection_if_running` returning None) means no Gateway: the caller works here.
     """
-    from openclaw_cli.gateway import GatewayUnavailable
-    from openclaw_cli.gateway.discovery import SOURCE_LOCAL, SOURCE_REMOTE_MISSING
-
     if options.offline:
         return "local"
     if error is None:
         return "delegate"
+    from openclaw_cli.gateway import GatewayUnavailable
+    from openclaw_cli.gateway.discovery import SOURCE_LOCAL, SOURCE_REMOTE_MISSING
+
     if fallback is Fallback.ANY_FAILURE:
         return "fail" if options.url else "local"
     if not isinstance(error, GatewayUnavailable):

@@ -49,6 +49,7 @@ class ApplyRequest:
     env: Mapping[str, str] | None
     now_ms: int
     home: str
+    paths: EntryPaths | None = None  # the caller's resolver on the same view (its path cache is shared)
 
 
 @dataclass
@@ -77,7 +78,7 @@ class _Maintenance:
 
 def plan_apply(req: ApplyRequest) -> ApplyPlan:
     """runSessionsCleanup's apply step for one target, with every file effect recorded, not made."""
-    paths = EntryPaths(req.view, req.env)
+    paths = req.paths if req.paths is not None and req.paths.view is req.view else EntryPaths(req.view, req.env)
     before: dict[str, dict] = req.loaded.store
     why = Explain() if req.opts.explain else None
     mtimes = ({f.canonical: f.mtime_ms for f in (*req.view.list_files(), *req.view.list_blob_files())}
@@ -87,8 +88,10 @@ def plan_apply(req: ApplyRequest) -> ApplyPlan:
     # 2. The lifecycle mutation on the store as loaded: guarded removals, then repairs.
     store = before.copy()
     _apply_fixes(store, fixes, paths)
-    # 3. The save normalises again, then runs maintenance (forced: the CLI passes a mode).
-    store_mod.normalize_store(store)
+    # 3. The save normalises again, then runs maintenance (forced: the CLI passes a mode). The load
+    # normalised every entry and normalising is idempotent, so only repaired copies can change.
+    if fixes.repair_plans:
+        store_mod.normalize_store(store)
     swept: list[str] = []  # files the budget and the sweep remove
     if req.mode == "warn":
         done = _warn_only(req, paths, store)

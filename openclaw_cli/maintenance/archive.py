@@ -64,6 +64,20 @@ def _candidates(paths: EntryPaths, session_id: str, session_file, home: str | No
     return unique
 
 
+def _plain_transcript(paths: EntryPaths, sid, session_file) -> str | None:
+    """The single transcript candidate of a removed session when both its sessionFile (if set) and
+    `<sessionId>.jsonl` name the same plain file directly in the folder; None when the general
+    resolution is needed."""
+    if not isinstance(sid, str) or not sid:
+        return None
+    canonical = paths._fast_transcript(sid, None)
+    if canonical is None:
+        return None
+    if isinstance(session_file, str) and session_file != "":
+        return canonical if paths._fast_transcript(sid, session_file) == canonical else None
+    return canonical
+
+
 def archive_transcripts(paths: EntryPaths, removed: Mapping[str, str | None], referenced_ids: set[str],
                         reason: str, now_ms: int, home: str) -> set[str]:
     """Rename the transcripts of removed, no-longer-referenced sessions to `<file>.<reason>.<TS>`."""
@@ -74,6 +88,14 @@ def archive_transcripts(paths: EntryPaths, removed: Mapping[str, str | None], re
     legacy_home = home if os.path.isdir(jspath.resolve(home, ".openclaw", "sessions")) else None
     for sid, session_file in removed.items():
         if sid in referenced_ids:
+            continue
+        plain = _plain_transcript(paths, sid, session_file) if legacy_home is None else None
+        if plain is not None:
+            # The only candidate, a plain name in the folder: canonical and inside as it is.
+            if view.exists(plain):
+                target = f"{plain}.{reason}.{stamp}"
+                view.plan_rename(plain, target, f"archive ({reason})")
+                archived_dirs.add(view.real_dir)
             continue
         for candidate in _candidates(paths, sid, session_file, legacy_home):
             path = view.canonical(candidate)
@@ -125,8 +147,8 @@ def remove_trajectory_artifacts(paths: EntryPaths, removed: Mapping[str, str | N
     for sid, session_file in removed.items():
         if sid in referenced_ids:
             continue
-        transcript = sessionpaths.session_file_path_or_none(sid, session_file if session_file else None,
-                                                           paths.sessions_dir, paths.env, paths.rp)
+        transcript = _plain_transcript(paths, sid, session_file) or sessionpaths.session_file_path_or_none(
+            sid, session_file if session_file else None, paths.sessions_dir, paths.env, paths.rp)
         if transcript is None:
             continue
         pointer = sessionpaths.trajectory_pointer_path(transcript)
@@ -164,6 +186,8 @@ def age_archives(paths: EntryPaths, directories: list[str], rules: list[tuple[st
         seen.append(d)
         for name in view.list_names(d):
             for reason, older in rules:
+                if f".{reason}." not in name:
+                    continue  # parse_archive_timestamp would say None
                 ts = parse_archive_timestamp(name, reason)
                 if ts is None:
                     continue

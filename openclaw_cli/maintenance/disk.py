@@ -97,13 +97,14 @@ def _budget_now(req: DiskRequest, paths: EntryPaths) -> dict | None:
     return None if disk is None else _budget(disk)
 
 
-def _would_free(req: DiskRequest, view: FsView) -> int:
-    """Bytes of the files an applying `sessions cleanup --enforce` would delete."""
+def _would_free(req: DiskRequest, paths: EntryPaths) -> int:
+    """Bytes of the files an applying `sessions cleanup --enforce` would delete (planned on the
+    measurement's view, with its resolved paths)."""
     from openclaw_cli.maintenance.apply import ApplyRequest, plan_apply
 
-    plan = plan_apply(ApplyRequest(cfg=req.cfg, target=req.target, loaded=req.loaded, view=view,
+    plan = plan_apply(ApplyRequest(cfg=req.cfg, target=req.target, loaded=req.loaded, view=paths.view,
                                    settings=req.settings, mode="enforce", opts=CleanupOptions(enforce=True),
-                                   env=req.env, now_ms=req.now_ms, home=req.home))
+                                   env=req.env, now_ms=req.now_ms, home=req.home, paths=paths))
     if plan.lost_index_transcripts:
         return 0  # the applying run refuses a lost index: it frees nothing
     return sum(e.size for e in plan.effects if e.kind == "delete")
@@ -153,7 +154,7 @@ def measure(req: DiskRequest) -> DiskUsage:
     families = {name: Family(files[name], sizes[name]) for name in FAMILIES}
     top = _largest(store, paths, by_name, archived, req.top)
     budget = _budget_now(req, paths)
-    would_free = _would_free(req, view)  # last: the plan records its effects in the view
+    would_free = _would_free(req, paths)  # last: the plan records its effects in the view
     total = sum(sizes.values())
     return DiskUsage(req.target.agent_id, req.target.store_path, total, families, would_free, budget, top)
 

@@ -118,8 +118,14 @@ class EntryPaths:
         """Paths kept alive by the store: transcripts, their sidecars, checkpoint files."""
         base = self.view.canonical(self.sessions_dir)
         referenced: set[str] = set()
+        cache, version = self._artifacts, self.view.version
         for entry in store.values():
-            referenced.update(self.artifact_canonical_paths(entry))
+            sid, file = entry.get("sessionId"), entry.get("sessionFile")
+            hit = cache.get((sid if isinstance(sid, str) else None, file if isinstance(file, str) else None))
+            if hit is not None and (hit[0] == version or hit[0] == _ALWAYS):  # _artifact_lists, inlined
+                referenced.update(hit[2] if hit[2] is not None else hit[1])
+            else:
+                referenced.update(self.artifact_canonical_paths(entry))
             checkpoints = entry.get("compactionCheckpoints")
             if not isinstance(checkpoints, list):
                 continue

@@ -74,6 +74,7 @@ class FsView:
     effects: list[Effect] = field(default_factory=list)
     scanned: bool = False
     _files_cache: tuple[int, list[FileInfo]] | None = None
+    _scan_files: list[FileInfo] | None = None
 
     @classmethod
     def open(cls, sessions_dir: str, ignore: frozenset[str] = frozenset()) -> FsView:
@@ -97,8 +98,9 @@ class FsView:
                     st = entry.stat(follow_symlinks=False)
                 except OSError:
                     continue
-                self._base[entry.name] = (_kind(st.st_mode), st.st_size, st.st_mtime_ns)
-                if stat_mod.S_ISLNK(st.st_mode):
+                kind = _kind(st.st_mode)
+                self._base[entry.name] = (kind, st.st_size, st.st_mtime_ns)
+                if kind == "link":
                     self._symlinks.add(entry.name)
         self.scanned = True
 
@@ -120,14 +122,16 @@ class FsView:
 
     def lstat(self, path: str) -> tuple[str, int, int] | None:
         """(kind, size, mtime_ns) without following a final symlink; kind in file/dir/link/other."""
-        key = self._key(jspath.resolve(path))
+        resolved = jspath.resolve(path)
+        head, _, name = resolved.rpartition("/")
+        top = bool(name) and (head == self.real_dir or head == self.sessions_dir)
+        key = f"{self.real_dir}/{name}" if top and head != self.real_dir else resolved  # as _key spells it
         if key in self.overlay:
             v = self.overlay[key]
             return None if v is None else (v.kind, v.size, v.mtime_ns)
-        if self._virtual_dir(key):
+        if self._written_dirs and self._virtual_dir(key):
             return ("dir", 0, 0)
-        name = self._top_name(key)
-        if name is not None and self.scanned and key.startswith(self.real_dir + "/"):
+        if top and self.scanned:
             return self._base.get(name)
         try:
             st = os.lstat(key)
@@ -220,28 +224,42 @@ class FsView:
         self._files_cache = (self.version, out)
         return list(out)
 
+    def _scanned_files(self) -> list[FileInfo]:
+        """The scan's regular files in readdir order, built once (they never change)."""
+        if self._scan_files is None:
+            same = self.sessions_dir == self.real_dir
+            files = []
+            for name in sorted((n for n, info in self._base.items() if info[0] == "file"), key=_name_order):
+                _, size, mtime_ns = self._base[name]
+                canonical = f"{self.real_dir}/{name}"
+                files.append(FileInfo(canonical if same else f"{self.sessions_dir}/{name}", canonical, name, size,
+                                      mtime_ns))
+            self._scan_files = files
+        return self._scan_files
+
     def _list_files(self) -> list[FileInfo]:
-        names: dict[str, tuple[int, int]] = {}
-        for name, (kind, size, mtime_ns) in self._base.items():
-            if kind == "file":
-                names[name] = (size, mtime_ns)
         prefix = self.real_dir + "/"
+        cut = len(prefix)
+        changed: dict[str, Virtual | None] = {}
         for key, v in self.overlay.items():
-            if not key.startswith(prefix) or "/" in key[len(prefix):]:
-                continue
-            name = key[len(prefix):]
-            if v is None or v.kind != "file":
-                names.pop(name, None)
-            else:
-                names[name] = (v.size, v.mtime_ns)
-        out = []
+            if key.startswith(prefix) and "/" not in key[cut:]:
+                changed[key[cut:]] = v
+        scanned = self._scanned_files()
+        if not changed:
+            return scanned
+        kept = [f for f in scanned if f.name not in changed]
         same = self.sessions_dir == self.real_dir
-        for name in sorted(names, key=_name_order):
-            size, mtime_ns = names[name]
-            canonical = f"{self.real_dir}/{name}"
-            out.append(FileInfo(canonical if same else f"{self.sessions_dir}/{name}", canonical, name, size,
-                                mtime_ns))
-        return out
+        added = []
+        for name, v in changed.items():
+            if v is not None and v.kind == "file":
+                canonical = prefix + name
+                added.append(FileInfo(canonical if same else f"{self.sessions_dir}/{name}", canonical, name, v.size,
+                                      v.mtime_ns))
+        if not added:
+            return kept
+        kept.extend(added)
+        kept.sort(key=_file_order)  # two sorted runs: the sort merges them
+        return kept
 
     def list_names(self, directory: str) -> list[str]:
         """`fs.readdir` names (any type) of a folder, after planned effects."""
@@ -325,11 +343,13 @@ class FsView:
             parent = parent.rsplit("/", 1)[0]
 
 
+def _file_order(f: FileInfo) -> bytes:
+    return f.name.encode("utf-8", "surrogateescape")
+
+
+_KINDS = {stat_mod.S_IFREG: "file", stat_mod.S_IFDIR: "dir", stat_mod.S_IFLNK: "link"}
+
+
 def _kind(mode: int) -> str:
-    if stat_mod.S_ISREG(mode):
-        return "file"
-    if stat_mod.S_ISDIR(mode):
-        return "dir"
-    if stat_mod.S_ISLNK(mode):
-        return "link"
-    return "other"
+    """file, dir, link or other."""
+    return _KINDS.get(stat_mod.S_IFMT(mode), "other")

@@ -96,6 +96,9 @@ def family_of(name: str, referenced: bool, store_name: str, *, in_blob_folder: b
         return "promptBlobs" if is_prompt_blob(name) else "tempsAndLocks" if is_prompt_blob_temp(name) else "other"
     if name == store_name:
         return "sessionsJson"
+    if name.endswith(".jsonl") and name.count(".") == 1:
+        # `<stem>.jsonl` with no other dot: no archive, checkpoint or trajectory suffix fits.
+        return "liveTranscripts" if referenced else "unreferencedTranscripts"
     if is_archive(name):
         return "archives"
     if is_checkpoint(name):

@@ -178,18 +178,54 @@ def _is_protected_key_shape(key: str) -> bool:
     return bool(_TELEGRAM_TOPIC.match(rest) or _GROUP_OR_CHANNEL.match(rest))
 
 
-_protected_shape_cache: dict[str, bool] = {}
+_ASCII_SPACE = re.compile(r"[\t\n\x0b\x0c\r ]")
+
+
+def _plain_key_shape(key: str) -> bool | None:
+    """`_key_shape` of a key no normalisation changes (ASCII, lowercase, no whitespace anywhere, no
+    Signal or Matrix peer): every trim and fold above is then the identity, so the rules read the
+    key itself."""
+    parts = key.split(":")
+    rest = key
+    parsed = len(parts) >= 3 and parts[0] == "agent" and bool(parts[1]) and bool(parts[2])
+    if key.startswith(("subagent:", "acp:")):
+        return None
+    if parsed:
+        rest = key[len(parts[1]) + 7:]
+        if rest.startswith(("subagent:", "acp:", "cron:")):
+            return None
+    if (rest.startswith(("acp-bridge:", "hook:", "node:")) or rest == "heartbeat"
+            or rest.endswith(":heartbeat") or ":heartbeat:" in rest):
+        return None
+    marker = key.rfind(":thread:")
+    if marker != -1 and marker + 8 < len(key):
+        return True
+    return bool(_TELEGRAM_TOPIC.match(rest) or _GROUP_OR_CHANNEL.match(rest))
+
+
+def _key_shape(key: str) -> bool | None:
+    """None for a synthetic key, else whether its shape alone protects it."""
+    if (key and key.isascii() and key.islower() and not _ASCII_SPACE.search(key)
+            and "signal:" not in key and "matrix:" not in key):
+        return _plain_key_shape(key)
+    if is_synthetic_key(key):
+        return None
+    return _is_protected_key_shape(key)
+
+
+_key_shape_cache: dict[str, bool | None] = {}
 
 
 def is_protected_entry(key: str, entry) -> bool:
     """Durable external conversation pointers (threads, topics, groups, channels) never age out."""
-    if is_synthetic_key(key):
-        return False
-    shape = _protected_shape_cache.get(key)
+    try:
+        shape = _key_shape_cache[key]
+    except KeyError:
+        shape = _key_shape(key)
+        if len(_key_shape_cache) < 1_000_000:
+            _key_shape_cache[key] = shape
     if shape is None:
-        shape = _is_protected_key_shape(key)
-        if len(_protected_shape_cache) < 1_000_000:
-            _protected_shape_cache[key] = shape
+        return False
     if shape:
         return True
     if not isinstance(entry, dict):

@@ -21,7 +21,7 @@ def valid_transcript_id(session_id) -> str | None:
     if not isinstance(session_id, str):
         return None
     trimmed = js_trim(session_id)
-    if not _SAFE_TRANSCRIPT_ID.match(trimmed) or is_checkpoint(f"{trimmed}.jsonl"):
+    if not _SAFE_TRANSCRIPT_ID.match(trimmed) or (".checkpoint." in trimmed.lower() and is_checkpoint(f"{trimmed}.jsonl")):
         return None
     return trimmed
 
