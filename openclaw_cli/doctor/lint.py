@@ -33,6 +33,7 @@ def run_checks(ctx: DoctorContext, checks: Sequence[Check], *, only: Sequence[st
                skip: Sequence[str] = (), include_all: bool = False) -> LintResult:
     from openclaw_cli.doctor.runner import console_config
     from openclaw_cli.doctor.support.sessionfiles import shared_store_reads
+    from openclaw_cli.gcpause import paused
 
     console_cfg = console_config(ctx)
     only_set, skip_set = set(only), set(skip)
@@ -44,7 +45,8 @@ def run_checks(ctx: DoctorContext, checks: Sequence[Check], *, only: Sequence[st
         if check_id not in known:
             findings.append(Finding(SELECTION_ID, "error",
                                     f"Unknown health check id selected by --only: {check_id}.", check_id))
-    with shared_store_reads():  # nothing is written, so the checks share each store's one read
+    # Nothing is written, so the checks share each store's one read (and what they read lives on).
+    with shared_store_reads(), paused():
         for check in selected:
             try:
                 findings.extend(check.detect(ctx))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import errno
-import gc
 import hashlib
 import os
 import re
@@ -251,14 +250,11 @@ def load_store(path: str | os.PathLike, *, allow_corrupt: bool = False,
     raises StoreError.
     `raw_text` is kept only when keep_raw=True or the file is corrupt.
     """
+    from openclaw_cli.gcpause import paused
+
     path = os.fspath(path)
-    gc_was_enabled = gc.isenabled()
-    gc.disable()  # parsing builds millions of containers; collections would only slow it
-    try:
+    with paused():  # parsing builds millions of containers; collections would only slow it
         return _load(path, allow_corrupt, keep_raw)
-    finally:
-        if gc_was_enabled:
-            gc.enable()
 
 
 def _load(path: str, allow_corrupt: bool, keep_raw: bool) -> LoadedStore:
