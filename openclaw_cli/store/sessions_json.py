@@ -203,8 +203,10 @@ def _read_bytes(path: str) -> bytes:
 
 def _parse(data: bytes) -> tuple[Any, bytes]:
     """Parse file bytes as Node would read them: (value, the UTF-8 of the decoded text)."""
+    from openclaw_cli.js.bigjson import loads_object
+
     try:
-        return jsjson.loads(data), data
+        return loads_object(data), data
     except ValueError:
         text = data.decode("utf-8", "replace")
         canon = text.encode("utf-8")
