@@ -7,9 +7,11 @@ agents with the same skills produce).
 Runs alternate between the reference and this project (medians of 3; peak RSS is the maximum). It
 prints wall times, peak RSS, the speed-up (theirs / ours) and the memory ratio (ours / theirs).
 Targets: >= 5x faster, <= 1/3 of the reference's memory. Absolute times are noisy on a loaded machine.
+Then this project alone on a store of `--scaling` entries (100,000; 0 skips it): the time per entry
+there against the time per entry at `--entries`, run in the same rounds (target: within 1.3x).
 
     python bench/list_doctor_bench.py
-    python bench/list_doctor_bench.py --entries 20000 --snapshot-entries 2000 --rounds 3
+    python bench/list_doctor_bench.py --entries 20000 --snapshot-entries 2000 --rounds 3 --scaling 0
 """
 
 from __future__ import annotations
@@ -71,19 +73,38 @@ RUNS = {
 }
 
 
-def bench_home(home: Path, rounds: int) -> dict[tuple[str, str], tuple[float, int]]:
+def _run(impl: str, run: str, home: Path) -> tuple[float, int]:
     store = home / ".openclaw" / "agents" / "main" / "sessions" / "sessions.json"
+    argv, env = command(impl, RUNS[run](store))
+    env["HOME"] = str(home)
+    wall, rss, code = run_measured(argv, env, home)
+    assert code in (0, 1), f"{impl} {run} failed ({code})"
+    return wall, rss
+
+
+def _summary(results: dict) -> dict:
+    return {k: (statistics.median(w for w, _ in v), max(m for _, m in v)) for k, v in results.items()}
+
+
+def bench_home(home: Path, rounds: int) -> dict[tuple[str, str], tuple[float, int]]:
     results: dict[tuple[str, str], list[tuple[float, int]]] = {}
     for r in range(rounds):
         for impl in ("reference", "ours") if r % 2 == 0 else ("ours", "reference"):
-            for run, args in RUNS.items():
-                argv, env = command(impl, args(store))
-                env["HOME"] = str(home)
-                wall, rss, code = run_measured(argv, env, home)
-                assert code in (0, 1), f"{impl} {run} failed ({code})"
-                results.setdefault((impl, run), []).append((wall, rss))
+            for run in RUNS:
+                results.setdefault((impl, run), []).append(_run(impl, run, home))
         print(f"  round {r + 1}: done", flush=True)
-    return {k: (statistics.median(w for w, _ in v), max(m for _, m in v)) for k, v in results.items()}
+    return _summary(results)
+
+
+def bench_scaling(small: Path, large: Path, rounds: int) -> dict[tuple[str, str], tuple[float, int]]:
+    """This project alone on the small and the large store, alternating, so that both see the same load."""
+    results: dict[tuple[str, str], list[tuple[float, int]]] = {}
+    for r in range(rounds):
+        for name, home in (("small", small), ("large", large)) if r % 2 == 0 else (("large", large), ("small", small)):
+            for run in RUNS:
+                results.setdefault((name, run), []).append(_run("ours", run, home))
+        print(f"  scaling round {r + 1}: done", flush=True)
+    return _summary(results)
 
 
 def main() -> None:
@@ -91,6 +112,7 @@ def main() -> None:
     p.add_argument("--entries", type=int, default=20000)
     p.add_argument("--snapshot-entries", type=int, default=2000)
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--scaling", type=int, default=100000, help="entries of the store for the per-entry check")
     p.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "openclaw-list-doctor-bench")
     p.add_argument("--generate", nargs=3, metavar=("HOME", "ENTRIES", "SNAPSHOTS"), help=argparse.SUPPRESS)
     args = p.parse_args()
@@ -115,6 +137,15 @@ def main() -> None:
             (rw, rm), (ow, om) = res[("reference", run)], res[("ours", run)]
             print(f"{name:<26} {run:<28} {rw:>8.2f} s {ow:>7.2f} s {rw / ow:>8.1f}x "
                   f"{rm:>5} MiB {om:>5} MiB {om / rm:>9.2f}")
+    if args.scaling:
+        small = make_home(args.work, f"plain-{args.entries}", args.entries, False)
+        large = make_home(args.work, f"plain-{args.scaling}", args.scaling, False)
+        scaled = bench_scaling(small, large, args.rounds)
+        for run in RUNS:
+            (sw, _sm), (lw, lm) = scaled[("small", run)], scaled[("large", run)]
+            per_small, per_large = sw / args.entries, lw / args.scaling
+            print(f"ours {run}: {per_small * 1e6:.1f} us/entry at {args.entries}, {per_large * 1e6:.1f} us/entry "
+                  f"at {args.scaling} (ratio {per_large / per_small:.2f}, {lm} MiB)")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,8 @@ BENCH = Path(__file__).resolve().parent
 RUNS = [
     ("cleanup_bench.py", [], ["--sizes", "20000", "--rounds", "1"],
      "cleanup --dry-run >= 10x, --enforce >= 8x, RSS <= 1/5, flat per entry"),
-    ("list_doctor_bench.py", [], ["--rounds", "1"], "sessions list and doctor --lint >= 5x, RSS <= 1/3"),
+    ("list_doctor_bench.py", [], ["--rounds", "1", "--scaling", "0"],
+     "sessions list and doctor --lint >= 5x, RSS <= 1/3, flat per entry"),
     ("help_bench.py", [], ["--rounds", "2"], "every --help <= 0.12 s"),
     ("transcript_scaling.py", [], ["--sizes", "25,100", "--runs", "1"],
      "context detail, compact --dry-run: < 150 MB RSS, time per MB flat"),

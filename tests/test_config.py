@@ -624,3 +624,23 @@ def test_loading_matches_reference_binary(reference, tmp_path, monkeypatch):
 def test_resolve_gateway_port(env_value, cfg, port):
     env = {} if env_value is None else {"OPENCLAW_GATEWAY_PORT": env_value}
     assert config.resolve_gateway_port(cfg, env) == port
+
+
+# ------------------------------------------------------------------ what loading costs
+
+@pytest.mark.parametrize("config", [None, '{"session": {"store": 5}}'], ids=["no-config", "a-config"])
+def test_the_schema_is_loaded_only_when_there_is_a_config_to_validate(tmp_path, config):
+    import sys
+
+    from helpers.refbin import clean_env
+
+    if config is not None:
+        (tmp_path / ".openclaw").mkdir()
+        (tmp_path / ".openclaw" / "openclaw.json").write_text(config)
+    code = ("import sys\nfrom openclaw_cli.config.load import load_config\n"
+            "loaded = load_config(strict=False)\n"
+            "print(len(loaded.issues), 'pydantic' in sys.modules)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
+                         env=clean_env(tmp_path, {}), timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == (["0", "False"] if config is None else ["1", "True"])

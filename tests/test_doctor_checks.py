@@ -237,6 +237,52 @@ def test_session_transcripts_codex_metadata(home):
     assert lint(home).findings("core/doctor/session-transcripts") == []  # info: hidden at the default threshold
 
 
+def _branch_lines(sid: str, context: str) -> list[str]:
+    """A user turn rewritten on another branch: the abandoned copy carries an internal-context block."""
+    def msg(i, p, role, content):
+        return json.dumps({"type": "message", "id": i, "parentId": p, "message": {"role": role, "content": content}})
+    return [header(sid), msg("a1", None, "user", "hello"),
+            msg("a2", "a1", "assistant", [{"type": "text", "text": "hi"}]),
+            msg("ub", "a2", "user", context + "\n\nwhat now"), msg("ug", "a2", "user", "what now"),
+            msg("a3", "ug", "assistant", [{"type": "text", "text": "ok"}])]
+
+
+CONTEXT_BLOCK = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>\nruntime stuff\n<<<END_OPENCLAW_INTERNAL_CONTEXT>>>"
+NOTICE_BLOCK = ("OpenClaw runtime context for the immediately preceding user message.\n"
+                "This context is runtime-generated, not user-authored. Keep internal details private.")
+
+
+@pytest.mark.parametrize("context", [CONTEXT_BLOCK, NOTICE_BLOCK], ids=["delimited", "notice"])
+@pytest.mark.parametrize("escaped", [False, True], ids=["plain", "unicode-escaped"])
+def test_session_transcripts_find_a_broken_branch_however_its_json_spells_the_block(home, context, escaped):
+    clean(home)
+    lines = _branch_lines(MAIN_SID, context)
+    if escaped:  # JSON may spell any character as \uXXXX: the file must still be read
+        lines = [line.replace("BEGIN_", "\\u0042EGIN_").replace("runtime-generated", "runtime\\u002dgenerated")
+                 for line in lines]
+    path = write_transcript(home, MAIN_SID, lines)
+    found = lint(home, severity_min="info").findings("core/doctor/session-transcripts")
+    assert [(f["message"], f["path"]) for f in found] == [
+        ("Session transcript has legacy branch or provider metadata that can be cleaned up.", str(path))]
+
+
+def test_session_transcripts_find_codex_metadata_spelt_with_unicode_escapes(home):
+    clean(home)
+    line = json.dumps({"type": "message", "id": "a", "parentId": None,
+                       "message": {"role": "assistant", "provider": "openai-codex", "content": []}})
+    write_transcript(home, MAIN_SID, [header(MAIN_SID), line.replace("openai-codex", "\\u006fpenai-codex")])
+    found = lint(home, severity_min="info").findings("core/doctor/session-transcripts")
+    assert [f["message"] for f in found] == ["Session transcript has legacy branch or provider metadata that can be "
+                                             "cleaned up. 1 legacy OpenAI Codex metadata entry"]
+
+
+def test_session_transcripts_leave_a_user_turn_that_only_mentions_the_markers_alone(home):
+    clean(home)
+    mention = "I read about openai-codex and BEGIN_OPENCLAW_INTERNAL_CONTEXT"
+    write_transcript(home, MAIN_SID, _branch_lines(MAIN_SID, mention))
+    assert lint(home, severity_min="info").findings("core/doctor/session-transcripts") == []
+
+
 # -- bootstrap-size -----------------------------------------------------------------------
 
 def test_bootstrap_size(home):
@@ -328,6 +374,24 @@ def test_missing_and_orphan_transcripts_are_state_integrity_rows_not_session_sto
         "Found 1 orphan transcript file in ~/.openclaw/agents/main/sessions, no longer referenced by sessions.json.",
         "Main session transcript has only 1 line. Session history may not be appending.",
         "1/2 recent sessions are missing transcripts."]
+
+
+@pytest.mark.parametrize("session_file", ["none", "absolute", "through-link"])
+def test_orphan_transcripts_are_found_in_a_sessions_folder_reached_through_a_link(home, session_file):
+    f2(home)
+    folder = sessions(home)
+    real = home / "elsewhere" / "sessions"
+    real.parent.mkdir()
+    folder.rename(real)
+    folder.symlink_to(real)
+    store = json.loads((real / "sessions.json").read_text())
+    if session_file != "none":  # the entry names its transcript by a path of its own
+        base = real if session_file == "absolute" else folder
+        store["agent:main:main"]["sessionFile"] = str(base / f"{MAIN_SID}.jsonl")
+    (real / "sessions.json").write_text(json.dumps(store, indent=2))
+    found = lint(home, only=["core/doctor/state-integrity"], severity_min="info").findings()
+    assert [f["message"] for f in found if "orphan" in f["message"]] == [
+        "Found 1 orphan transcript file in ~/.openclaw/agents/main/sessions, no longer referenced by sessions.json."]
 
 
 def unparseable_store_beside_transcripts(home, content: bytes) -> None:

@@ -23,7 +23,7 @@ from openclaw_cli.listing.context_tokens import ContextDefaults, ContextWindows
 from openclaw_cli.listing.kind import classify_session_kind
 from openclaw_cli.listing.model_ref import display_model_ref
 from openclaw_cli.listing.policy_key import runtime_policy_key
-from openclaw_cli.listing.rows import select_newest
+from openclaw_cli.listing.rows import RowBuilder, json_row, select_newest
 from openclaw_cli.listing.runtime import agent_runtime, runtime_label
 
 # --------------------------------------------------------------------------------------------
@@ -391,3 +391,49 @@ def test_a_store_that_does_not_parse_is_an_error_like_cleanup(home: Path, text: 
         result = cli.run(argv, home)
         assert (result.returncode, result.stdout, result.stderr) == (1, "", cleanup.stderr), argv
     assert folder_digest(home) == before
+
+
+# --------------------------------------------------------------------------------------------
+# Rows built for a whole listing
+
+
+ROW_CFG = {
+    "agents": {"defaults": {"model": "anthropic/opus", "cliBackends": {"my-cli": {}}},
+               "list": [{"id": "main"}, {"id": "work", "model": {"primary": "google/gemini-3-pro"}}]},
+    "models": {"providers": {"openai": {"models": [{"id": "gpt-5.5", "contextWindow": 400000}]}}},
+}
+
+
+def _random_entry(rng: random.Random) -> dict:
+    entry: dict = {"sessionId": f"s{rng.randrange(10**6)}", "updatedAt": rng.randrange(10**12)}
+    for name, values in (("model", ["gpt-5.5", "opus", "my-cli/gpt-5.5", " gpt-5.5 ", None]),
+                         ("modelProvider", ["openai", "my-cli", "claude-cli", "", 7, None]),
+                         ("providerOverride", ["anthropic", "my-cli", None]),
+                         ("modelOverride", ["sonnet", "openai/gpt-5.5", None]),
+                         ("chatType", ["direct", "group", None]),
+                         ("acp", [{"agent": "codex", "backend": "acpx"}, None]),
+                         ("contextTokens", [1000, None])):
+        if rng.random() < 0.5:
+            value = rng.choice(values)
+            if value is not None:
+                entry[name] = value
+    return entry
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_rows_built_for_a_whole_listing_are_the_rows_built_one_by_one(seed):
+    rng = random.Random(seed)
+    keys = ["agent:main:main", "agent:work:main", "main", "agent:main:telegram:direct:5", "agent:work:cron:job",
+            "agent:work:slack:channel:c1", "global", "custom"]
+    rows = [(f"{rng.choice(keys)}:{i}" if rng.random() < 0.7 else rng.choice(keys), _random_entry(rng))
+            for i in range(400)]
+    context = ContextDefaults(ROW_CFG, "gpt-5.5")
+    shared = RowBuilder(ROW_CFG, {})
+
+    def shown(row) -> str:  # what the JSON and the table show of a row
+        return json.dumps([json_row(row, 0, context), row.runtime_label])
+
+    together = [shown(shared.build(key, entry, "main")) for key, entry in rows]
+    alone = [shown(RowBuilder(ROW_CFG, {}).build(key, entry, "main")) for key, entry in rows]
+    assert together == alone
+    assert len({json.loads(r)[1] for r in together}) > 2 and len(set(together)) == len(rows)  # the rows differ

@@ -55,13 +55,22 @@ def _style():
 
 def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, store: str | None,
                      active: str | None, limit: str | None) -> None:
+    from openclaw_cli.gcpause import paused
+
+    with paused():  # the config, the stores, their rows and the output all live until the end
+        _list_sessions(agent=agent, all_agents=all_agents, json_out=json_out, store=store, active=active,
+                       limit=limit)
+
+
+def _list_sessions(*, agent: str | None, all_agents: bool, json_out: bool, store: str | None,
+                   active: str | None, limit: str | None) -> None:
     from openclaw_cli.config.agents import check_explicit_store, resolve_session_store_targets
     from openclaw_cli.config.load import load_config
     from openclaw_cli.listing.acp import load_acp_sessions
     from openclaw_cli.listing.context_tokens import ContextDefaults
     from openclaw_cli.listing.model_ref import default_model_ref
     from openclaw_cli.listing.options import parse_active_minutes, parse_limit
-    from openclaw_cli.listing.rows import build_row, is_active, json_row, select_newest
+    from openclaw_cli.listing.rows import RowBuilder, is_active, json_row, select_newest
     from openclaw_cli.listing.runtime_config import runtime_view
     from openclaw_cli.ui import console as output
 
@@ -80,7 +89,7 @@ def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, sto
     row_limit = parse_limit(limit)
 
     now_ms = int(time.time() * 1000)
-    acp_sessions = load_acp_sessions(env)
+    builder = RowBuilder(cfg, load_acp_sessions(env))
     rows = []
     shown_paths = []
     any_sqlite = False
@@ -93,7 +102,7 @@ def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, sto
         any_sqlite = any_sqlite or sqlite_era
         for key, entry in entries:
             if is_active(entry, now_ms, active_minutes):
-                rows.append(build_row(cfg, key, entry, target.agent_id, acp_sessions, sqlite_era=sqlite_era))
+                rows.append(builder.build(key, entry, target.agent_id, sqlite_era=sqlite_era))
     total = len(rows)
     shown = select_newest(rows, row_limit)
     has_more = len(shown) < total

@@ -7,6 +7,7 @@ import re
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from openclaw_cli.config import paths
@@ -41,7 +42,13 @@ def _canonical_id(trimmed: str) -> str:
 
 def normalize_agent_id(value: str | None) -> str:
     """Lower-case a valid id; otherwise squash other characters to '-' (max 64). Empty → 'main'."""
-    trimmed = js_trim(value) if isinstance(value, str) else ""
+    return _normalized_agent_id(value) if isinstance(value, str) else DEFAULT_AGENT_ID
+
+
+@lru_cache(maxsize=4096)
+def _normalized_agent_id(value: str) -> str:
+    """normalize_agent_id of a string (asked once per row and helper; a store holds a few agents)."""
+    trimmed = js_trim(value)
     return (_canonical_id(trimmed) if trimmed else "") or DEFAULT_AGENT_ID
 
 

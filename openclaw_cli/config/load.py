@@ -7,7 +7,7 @@ import os
 import re
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from openclaw_cli.config import paths
 from openclaw_cli.config.env import (
@@ -18,9 +18,11 @@ from openclaw_cli.config.env import (
 )
 from openclaw_cli.config.includes import ConfigIncludeError, resolve_includes
 from openclaw_cli.config.json5 import parse_json5, read_text
-from openclaw_cli.config.schema import ConfigIssue, is_number, validate_config
 from openclaw_cli.errors import ConfigError
 from openclaw_cli.js.strings import js_trim
+
+if TYPE_CHECKING:  # the schema (pydantic) is loaded only when there is a config to validate
+    from openclaw_cli.config.schema import ConfigIssue
 
 DEFAULT_GATEWAY_PORT = 18789
 
@@ -96,6 +98,8 @@ def _warn_missing_env(loaded: LoadedConfig) -> None:
 def _load_file(path: str, env: MutableMapping[str, str]) -> LoadedConfig:
     if not os.path.exists(path):
         return LoadedConfig(path, False, {})
+    from openclaw_cli.config.schema import ConfigIssue
+
     try:
         raw = read_text(path)
     except OSError as exc:
@@ -118,6 +122,8 @@ def resolve_config(parsed: Any, path: str, env: MutableMapping[str, str]
                    ) -> tuple[dict, list[ConfigIssue], list[ConfigIssue]]:
     """`$include`, the config `env` block and `${VAR}` applied to a parsed config, then validated:
     (data, issues, warnings). Raises ConfigIncludeError (or RecursionError) for the includes."""
+    from openclaw_cli.config.schema import ConfigIssue, validate_config
+
     resolved = resolve_includes(parsed, path, env)
     if isinstance(resolved, dict) and "env" in resolved:
         apply_config_env(resolved, env)
@@ -155,6 +161,8 @@ def parse_gateway_port_env(raw: str | None) -> int | None:
 
 def resolve_gateway_port(cfg: Mapping[str, Any] | None, env: Mapping[str, str] | None = None) -> int | float:
     """OPENCLAW_GATEWAY_PORT, else a positive `gateway.port`, else 18789."""
+    from openclaw_cli.config.zod import is_number
+
     env = os.environ if env is None else env
     from_env = parse_gateway_port_env(env.get("OPENCLAW_GATEWAY_PORT"))
     if from_env is not None:

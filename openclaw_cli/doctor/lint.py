@@ -32,6 +32,8 @@ def _sort_key(finding: Finding):
 def run_checks(ctx: DoctorContext, checks: Sequence[Check], *, only: Sequence[str] = (),
                skip: Sequence[str] = (), include_all: bool = False) -> LintResult:
     from openclaw_cli.doctor.runner import console_config
+    from openclaw_cli.doctor.support.sessionfiles import shared_store_reads
+    from openclaw_cli.gcpause import paused
 
     console_cfg = console_config(ctx)
     only_set, skip_set = set(only), set(skip)
@@ -43,12 +45,14 @@ def run_checks(ctx: DoctorContext, checks: Sequence[Check], *, only: Sequence[st
         if check_id not in known:
             findings.append(Finding(SELECTION_ID, "error",
                                     f"Unknown health check id selected by --only: {check_id}.", check_id))
-    for check in selected:
-        try:
-            findings.extend(check.detect(ctx))
-            check.prepare_rest(ctx)
-        except Exception as exc:
-            findings.append(Finding(check.id, "error", f"health check threw: {exc}"))
+    # Nothing is written, so the checks share each store's one read (and what they read lives on).
+    with shared_store_reads(), paused():
+        for check in selected:
+            try:
+                findings.extend(check.detect(ctx))
+                check.prepare_rest(ctx)
+            except Exception as exc:
+                findings.append(Finding(check.id, "error", f"health check threw: {exc}"))
     findings.sort(key=_sort_key)
     return LintResult(findings, len(selected), len(checks) - len(selected), console_cfg)
 

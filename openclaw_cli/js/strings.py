@@ -93,8 +93,31 @@ def _collator():
     return pyuca.Collator()
 
 
+# The primary weight of each ASCII character in the collation table (0: ignored, as controls are). No
+# ASCII character starts a contraction with another ASCII one, each has one collation element, every
+# weighted one has secondary weight 0x20 and tertiary 8 for A-Z, else 2: an ASCII string's key follows
+# from this row without loading the table.
+_ASCII_PRIMARY = (
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 513, 514, 515, 516, 517, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    521, 608, 780, 920, 7186, 921, 918, 773, 791, 792, 911, 1558, 546, 525, 631, 916, 7229, 7230, 7231, 7232,
+    7233, 7234, 7235, 7236, 7237, 7238, 569, 564, 1562, 1563, 1564, 614, 910, 7239, 7264, 7290, 7311, 7338,
+    7397, 7412, 7448, 7474, 7500, 7525, 7543, 7594, 7609, 7645, 7692, 7713, 7731, 7793, 7829, 7861, 7907, 7925,
+    7935, 7947, 7969, 793, 917, 794, 1157, 523, 1154, 7239, 7264, 7290, 7311, 7338, 7397, 7412, 7448, 7474,
+    7500, 7525, 7543, 7594, 7609, 7645, 7692, 7713, 7731, 7793, 7829, 7861, 7907, 7925, 7935, 7947, 7969, 795,
+    1566, 796, 1568, 0,
+)
+
+
+def _ascii_sort_key(value: str) -> tuple[int, ...]:
+    primary = [w for w in map(_ASCII_PRIMARY.__getitem__, map(ord, value)) if w]
+    tertiary = [8 if "A" <= ch <= "Z" else 2 for ch in value if _ASCII_PRIMARY[ord(ch)]]
+    return (*primary, 0, *([0x20] * len(primary)), 0, *tertiary, 0)
+
+
 def locale_sort_key(value: str):
     """Sort key matching `String.prototype.localeCompare` (root collation) for ordinary text."""
+    if value.isascii():
+        return _ascii_sort_key(value)
     return _collator().sort_key(value)
 
 

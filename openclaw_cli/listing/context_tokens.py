@@ -52,7 +52,8 @@ class ContextWindows:
         """lookupContextTokens without the async catalog load: the smaller configured limit."""
         if not isinstance(model_id, str) or not model_id:
             return None
-        values = [v for v in (self.tokens.get(model_id), self.windows.get(model_id)) if v is not None and v > 0]
+        tokens, window = self.tokens.get(model_id), self.windows.get(model_id)
+        values = [v for v in (tokens, window) if v is not None and v > 0] if tokens or window else None
         return min(values) if values else None
 
 
@@ -67,4 +68,6 @@ class ContextDefaults:
 
     def for_row(self, row_context_tokens: Any, model: str) -> Any:
         """`row ?? agents.defaults.contextTokens ?? lookup(model) ?? the default-model window`."""
-        return coalesce(row_context_tokens, self.configured, self.windows.lookup(model), self.fallback)
+        if row_context_tokens is not None and row_context_tokens is not UNDEFINED:
+            return row_context_tokens
+        return coalesce(self.configured, self.windows.lookup(model), self.fallback)

@@ -81,10 +81,17 @@ def _peer_session_key(cfg: Mapping, agent_id: str, channel: str, account_id: Any
 def runtime_policy_key(cfg: Mapping, key: str, entry: Mapping) -> str | None:
     """resolveDisplayRuntimePolicySessionKey: shown only when it differs from the row key."""
     origin = entry.get("origin", UNDEFINED)
-    delivery = entry.get("deliveryContext", UNDEFINED)
     chat_type = normalize_chat_type(coalesce(_field(origin, "chatType"), entry.get("chatType", UNDEFINED)))
     if chat_type != "direct":
         return None
+    session_key = opt_str(key)
+    if not session_key:
+        return None
+    parsed = parse_agent_key(session_key)
+    agent_id = normalize_agent_id(parsed[0] if parsed else "main")
+    if not _is_main_alias(cfg, agent_id, session_key):  # only a main session takes a peer's key
+        return session_key if session_key != key else None
+    delivery = entry.get("deliveryContext", UNDEFINED)
     channel = opt_str(coalesce(_field(origin, "provider"), _field(delivery, "channel"),
                                entry.get("lastChannel", UNDEFINED), entry.get("channel", UNDEFINED),
                                _field(origin, "surface")))
@@ -95,16 +102,10 @@ def runtime_policy_key(cfg: Mapping, key: str, entry: Mapping) -> str | None:
     surface = opt_str(_field(origin, "surface"))
     account = opt_str(coalesce(_field(origin, "accountId"), _field(delivery, "accountId"),
                                entry.get("lastAccountId", UNDEFINED)))
-    session_key = opt_str(key)
-    if not session_key:
-        return None
     resolved = session_key
-    parsed = parse_agent_key(session_key)
-    agent_id = normalize_agent_id(parsed[0] if parsed else "main")
-    if _is_main_alias(cfg, agent_id, session_key):
-        policy_channel = lower_or_empty(opt_str(coalesce(channel, surface)))
-        policy_channel = policy_channel if policy_channel and policy_channel != "webchat" else ""
-        peer = opt_str(coalesce(native, peer_id, to, sender, to))
-        if policy_channel and peer:
-            resolved = _peer_session_key(cfg, agent_id, policy_channel, account, peer)
+    policy_channel = lower_or_empty(opt_str(coalesce(channel, surface)))
+    policy_channel = policy_channel if policy_channel and policy_channel != "webchat" else ""
+    peer = opt_str(coalesce(native, peer_id, to, sender, to))
+    if policy_channel and peer:
+        resolved = _peer_session_key(cfg, agent_id, policy_channel, account, peer)
     return resolved if resolved != key else None

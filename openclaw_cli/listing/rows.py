@@ -88,22 +88,61 @@ def acp_model_overlay(ref: ModelRef, acp_key: str, acp_runtime: bool) -> ModelRe
     return ModelRef("acpx", f"{parsed[0] if parsed else 'acp'}-acp")
 
 
-def build_row(cfg: Mapping, key: str, entry: Mapping, store_agent_id: str,
-              acp_sessions: Mapping[str, AcpMeta], *, sqlite_era: bool = False) -> SessionRow:
-    parsed = parse_agent_key(key)
-    agent_id = parsed[0] if parsed else store_agent_id
-    acp_key = stored_key_for_agent_store(cfg, agent_id, key)
-    meta = meta_for_entry(acp_sessions, acp_key, entry) if acp_sessions else None
-    acp_runtime = meta is not None
-    ref = acp_model_overlay(display_model_ref(cfg, key, entry), acp_key, acp_runtime)
-    backend = meta.backend if meta is not None and isinstance(meta.backend, str) else None
-    runtime = agent_runtime(cfg, agent_id=agent_id, provider=ref.provider, model=ref.model, session_key=acp_key,
-                            acp_runtime=acp_runtime, acp_backend=backend, entry=entry if sqlite_era else None)
-    updated_at = entry.get("updatedAt")
-    return SessionRow(
-        key=key, entry=entry, agent_id=agent_id, updated_at=updated_at, model_ref=ref, acp_runtime=acp_runtime,
-        agent_runtime=runtime, kind=classify_session_kind(key, entry), policy_key=runtime_policy_key(cfg, key, entry),
-        runtime_label=runtime_label(cfg, entry, runtime, ref.provider), sqlite_era=sqlite_era)
+def _plain(*values: Any) -> bool:
+    """Every value a string, null or absent: a key that stands for them exactly (no 1 == True)."""
+    return all(v is None or v is UNDEFINED or type(v) is str for v in values)
+
+
+class RowBuilder:
+    """Builds the rows of one listing. The model and runtime-label cells depend on a few fields and
+    the config, so rows that share those fields share one answer."""
+
+    def __init__(self, cfg: Mapping, acp_sessions: Mapping[str, AcpMeta]) -> None:
+        self.cfg = cfg
+        self.acp_sessions = acp_sessions
+        self._refs: dict[tuple, ModelRef] = {}
+        self._labels: dict[tuple, str] = {}
+
+    def _model_ref(self, key: str, entry: Mapping) -> ModelRef:
+        fields = (key.split(":")[1] if key.startswith("agent:") else None, entry.get("providerOverride", UNDEFINED),
+                  entry.get("modelOverride", UNDEFINED), entry.get("model", UNDEFINED),
+                  entry.get("modelProvider", UNDEFINED))
+        if not _plain(*fields):
+            return display_model_ref(self.cfg, key, entry)
+        ref = self._refs.get(fields)
+        if ref is None:
+            ref = self._refs[fields] = display_model_ref(self.cfg, key, entry)
+        return ref
+
+    def _label(self, entry: Mapping, runtime: Mapping, provider: Any) -> str:
+        fields = (runtime.get("id"), entry.get("modelProvider", UNDEFINED), entry.get("providerOverride", UNDEFINED),
+                  provider)
+        if "acp" in entry or not _plain(*fields):
+            return runtime_label(self.cfg, entry, runtime, provider)
+        label = self._labels.get(fields)
+        if label is None:
+            label = self._labels[fields] = runtime_label(self.cfg, entry, runtime, provider)
+        return label
+
+    def build(self, key: str, entry: Mapping, store_agent_id: str, *, sqlite_era: bool = False) -> SessionRow:
+        cfg, acp_sessions = self.cfg, self.acp_sessions
+        parsed = parse_agent_key(key)
+        agent_id = parsed[0] if parsed else store_agent_id
+        # The store key matters only for ACP metadata: without any, the runtime never reads it (the
+        # row's agent id is always known).
+        acp_key = stored_key_for_agent_store(cfg, agent_id, key) if acp_sessions else key
+        meta = meta_for_entry(acp_sessions, acp_key, entry) if acp_sessions else None
+        acp_runtime = meta is not None
+        ref = acp_model_overlay(self._model_ref(key, entry), acp_key, acp_runtime)
+        backend = meta.backend if meta is not None and isinstance(meta.backend, str) else None
+        runtime = agent_runtime(cfg, agent_id=agent_id, provider=ref.provider, model=ref.model, session_key=acp_key,
+                                acp_runtime=acp_runtime, acp_backend=backend, entry=entry if sqlite_era else None)
+        updated_at = entry.get("updatedAt")
+        return SessionRow(
+            key=key, entry=entry, agent_id=agent_id, updated_at=updated_at, model_ref=ref, acp_runtime=acp_runtime,
+            agent_runtime=runtime, kind=classify_session_kind(key, entry),
+            policy_key=runtime_policy_key(cfg, key, entry), runtime_label=self._label(entry, runtime, ref.provider),
+            sqlite_era=sqlite_era)
 
 
 def is_active(entry: Mapping, now_ms: float, active_minutes: int | None) -> bool:
@@ -132,31 +171,28 @@ def select_newest(rows: list[SessionRow], limit: int | None) -> list[SessionRow]
 def json_row(row: SessionRow, now_ms: float, context: ContextDefaults) -> dict:
     """A `sessions[]` item: the display row's fields in OpenClaw's order, then its extras."""
     entry = row.entry
+    get = entry.get
     updated_at = row.updated_at
     out: dict[str, Any] = {"key": row.key, "updatedAt": updated_at,
                            "ageMs": now_ms - updated_at if updated_at else None}
-    total = row.total_tokens()
-    raw_total = entry.get("totalTokens", UNDEFINED)
-    raw_fresh = entry.get("totalTokensFresh", UNDEFINED)
+    raw_total = get("totalTokens", UNDEFINED)
+    fresh = (get("totalTokensFresh", UNDEFINED) is not False) if isinstance(raw_total, (int, float)) \
+        and not isinstance(raw_total, bool) else False
     overrides = {
-        "totalTokens": total,
-        "totalTokensFresh": (raw_fresh is not False) if isinstance(raw_total, (int, float))
-        and not isinstance(raw_total, bool) else False,
-        "contextTokens": context.for_row(entry.get("contextTokens", UNDEFINED), row.model_ref.model),
+        "totalTokens": row.total_tokens(),
+        "totalTokensFresh": fresh,
+        "contextTokens": context.for_row(get("contextTokens", UNDEFINED), row.model_ref.model),
         "modelProvider": row.model_ref.provider,
         "model": row.model_ref.model,
     }
     if row.sqlite_era:
         # 2026.9.6 counts a total as fresh only when marked so under counting version 1.
         overrides["totalTokensFresh"] = row.fresh_total() is not None
-        visibility = entry.get("visibility")
+        visibility = get("visibility")
         overrides["visibility"] = "shared" if visibility is None else visibility
-        overrides["forkedFromParent"] = True if truthy(entry.get("forkedFromParent")) else UNDEFINED
-    for name in _ENTRY_FIELDS_SQLITE if row.sqlite_era else _ENTRY_FIELDS:
-        if name in overrides:
-            value = overrides[name]
-        else:
-            value = entry.get(name, UNDEFINED)
+        overrides["forkedFromParent"] = True if truthy(get("forkedFromParent")) else UNDEFINED
+    for name, overridden in _SQLITE_PLAN if row.sqlite_era else _FILE_PLAN:
+        value = overrides[name] if overridden else get(name, UNDEFINED)
         if value is not UNDEFINED:
             out[name] = value
     out["agentId"] = row.agent_id
@@ -166,6 +202,13 @@ def json_row(row: SessionRow, now_ms: float, context: ContextDefaults) -> dict:
     if row.policy_key is not None:
         out["runtimePolicySessionKey"] = row.policy_key
     return out
+
+
+_FILE_OVERRIDES = frozenset(("totalTokens", "totalTokensFresh", "contextTokens", "modelProvider", "model"))
+# Each field of a row in order, and whether json_row computes it rather than copying the entry's.
+_FILE_PLAN = tuple((name, name in _FILE_OVERRIDES) for name in _ENTRY_FIELDS)
+_SQLITE_PLAN = tuple((name, name in _FILE_OVERRIDES | {"visibility", "forkedFromParent"})
+                     for name in _ENTRY_FIELDS_SQLITE)
 
 
 def iter_entries(store: Mapping) -> Iterable[tuple[str, Mapping]]:

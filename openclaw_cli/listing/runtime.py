@@ -245,11 +245,13 @@ def agent_runtime(cfg: Mapping, *, agent_id: str, provider: Any, model: str, ses
     if not plain:
         return _configured_runtime(cfg, agent_id, provider, model, session_key, acp_runtime, acp_backend)
     acp_key = acp_runtime and is_acp_key(session_key)
-    cache_key = (agent_id, provider, model, acp_key, acp_backend, None if agent_id else session_key,
-                 os.environ.get("OPENCLAW_BUILD_PRIVATE_QA"), os.environ.get("OPENCLAW_QA_FORCE_RUNTIME"))
     if _RUNTIME_CACHE.get("cfg") is not cfg:  # one config per run; its identity is held, never reused
         _RUNTIME_CACHE.clear()
         _RUNTIME_CACHE["cfg"] = cfg
+        _RUNTIME_CACHE["env"] = (os.environ.get("OPENCLAW_BUILD_PRIVATE_QA"),
+                                 os.environ.get("OPENCLAW_QA_FORCE_RUNTIME"))
+    cache_key = (agent_id, provider, model, acp_key, acp_backend, None if agent_id else session_key,
+                 _RUNTIME_CACHE["env"])
     known = _RUNTIME_CACHE.get(cache_key)
     if known is None:
         known = _RUNTIME_CACHE[cache_key] = _configured_runtime(cfg, agent_id, provider, model, session_key,

@@ -61,12 +61,15 @@ def resolve_session_store_key(cfg: Mapping, session_key: str, store_agent_id: st
     if lowered in ("global", "unknown"):
         return lowered
     parsed = parse_agent_key(raw)
-    default_agent = normalize_agent_id(resolve_default_agent_id(cfg))
     if parsed:
         agent_id, rest = parsed
-        remap = (normalize_agent_id(agent_id) == "main" and "main" not in list_agent_ids(cfg)
-                 and not (store_agent_id and normalize_agent_id(store_agent_id) != default_agent)
-                 and lower_or_empty(rest) == MAIN_KEY)
+        # Only `agent:main:main` of a config without a "main" agent is remapped (the other
+        # conditions, which read the config, are asked only then).
+        remap = (normalize_agent_id(agent_id) == "main" and lower_or_empty(rest) == MAIN_KEY
+                 and "main" not in list_agent_ids(cfg))
+        if remap:
+            default_agent = normalize_agent_id(resolve_default_agent_id(cfg))
+            remap = not (store_agent_id and normalize_agent_id(store_agent_id) != default_agent)
         if remap:
             resolved_agent, resolved_key = default_agent, f"agent:{default_agent}:{lower_or_empty(rest)}"
         else:
@@ -74,7 +77,7 @@ def resolve_session_store_key(cfg: Mapping, session_key: str, store_agent_id: st
         return canonicalize_main_alias(cfg, resolved_agent, resolved_key)
     if lowered == MAIN_KEY:
         return _main_session_key(cfg)
-    return _canonical_for_agent(default_agent, raw)
+    return _canonical_for_agent(normalize_agent_id(resolve_default_agent_id(cfg)), raw)
 
 
 def stored_key_for_agent_store(cfg: Mapping, agent_id: str, session_key: str) -> str:

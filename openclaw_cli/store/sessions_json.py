@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import errno
-import gc
 import hashlib
 import os
 import re
@@ -204,8 +203,10 @@ def _read_bytes(path: str) -> bytes:
 
 def _parse(data: bytes) -> tuple[Any, bytes]:
     """Parse file bytes as Node would read them: (value, the UTF-8 of the decoded text)."""
+    from openclaw_cli.js.bigjson import loads_object
+
     try:
-        return jsjson.loads(data), data
+        return loads_object(data), data
     except ValueError:
         text = data.decode("utf-8", "replace")
         canon = text.encode("utf-8")
@@ -251,14 +252,11 @@ def load_store(path: str | os.PathLike, *, allow_corrupt: bool = False,
     raises StoreError.
     `raw_text` is kept only when keep_raw=True or the file is corrupt.
     """
+    from openclaw_cli.gcpause import paused
+
     path = os.fspath(path)
-    gc_was_enabled = gc.isenabled()
-    gc.disable()  # parsing builds millions of containers; collections would only slow it
-    try:
+    with paused():  # parsing builds millions of containers; collections would only slow it
         return _load(path, allow_corrupt, keep_raw)
-    finally:
-        if gc_was_enabled:
-            gc.enable()
 
 
 def _load(path: str, allow_corrupt: bool, keep_raw: bool) -> LoadedStore:

@@ -20,13 +20,15 @@ def scan(ctx: DoctorContext, *, repair: bool) -> list[TranscriptResult]:
     from openclaw_cli.doctor.support.transcript_repair import list_transcripts, repair_file, transcript_order
 
     folders = list_agent_session_dirs(ctx.state_dir)
-    if repair:  # files are rewritten in OpenClaw's order
-        return [r for r in (repair_file(path, repair=True) for path in list_transcripts(folders)) if r.broken]
     # Reading changes nothing, so only the broken few need ordering (a stable sort of a subset keeps
-    # the order the whole list sorted would give them): collating 20,000 names costs seconds.
+    # the order the whole list sorted would give them): collating 20,000 names costs seconds. A repair
+    # rewrites just those, in OpenClaw's order (a file that reads clean is never rewritten).
     broken = {r.path: r for r in (repair_file(path, repair=False) for path in list_transcripts(folders, ordered=False))
               if r.broken}
-    return [broken[path] for path in transcript_order(list(broken))]
+    ordered = transcript_order(list(broken))
+    if repair:
+        return [r for r in (repair_file(path, repair=True) for path in ordered) if r.broken]
+    return [broken[path] for path in ordered]
 
 
 def finding_for(result: TranscriptResult) -> Finding:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,7 @@ class StoreView:
     error: str | None = None
     size_bytes: int = 0
     entries: dict[str, Any] = field(default_factory=dict)
+    _real_dir: str | None = field(default=None, repr=False, compare=False)
 
     def items(self) -> Iterator[tuple[str, dict]]:
         for key, entry in self.entries.items():
@@ -35,10 +37,45 @@ class StoreView:
             return None
         session_file = entry.get("sessionFile")
         return session_file_path_or_none(session_id, session_file if isinstance(session_file, str) else None,
-                                         self.sessions_dir)
+                                         self.sessions_dir, rp=self._realpath)
+
+    def _realpath(self, path: str) -> str | None:
+        """The real path, the sessions folder's looked up once (every entry resolves against it)."""
+        from openclaw_cli.js.paths import realpath_or_none as real
+
+        if path != self.sessions_dir:
+            return real(path)
+        if self._real_dir is None:
+            self._real_dir = real(path)  # kept once found: the folder does not move during a run
+        return self._real_dir
+
+
+_shared_views: dict[str, StoreView] | None = None
+
+
+@contextmanager
+def shared_store_reads() -> Iterator[None]:
+    """While a read-only run (`doctor --lint`) lasts, each store is read once and its view shared by
+    every check that asks for it."""
+    global _shared_views
+    outer = _shared_views
+    _shared_views = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _shared_views = outer
 
 
 def read_store(store_path: str) -> StoreView:
+    if _shared_views is None:
+        return _read_store(store_path)
+    view = _shared_views.get(store_path)
+    if view is None:
+        view = _shared_views[store_path] = _read_store(store_path)
+    return view
+
+
+def _read_store(store_path: str) -> StoreView:
     from openclaw_cli.errors import StoreError
     from openclaw_cli.store.sessions_json import load_store
 
@@ -67,6 +104,37 @@ def comparable(path: str) -> str:
     return realpath_or_none(path) or os.path.abspath(path)
 
 
+def _folder_comparable(sessions_dir: str, listing: list[os.DirEntry]) -> Callable[[str], str]:
+    """`comparable` for many paths at once: a path right in the folder (by its name or its real path)
+    is judged from the folder's listing, without a lookup per file: a regular file's real path is the
+    folder's plus its name, a name the folder lacks does not exist. Anything else is looked up."""
+    folder = os.path.abspath(sessions_dir)
+    real_folder = realpath_or_none(folder)
+    if real_folder is None:
+        return comparable
+    heads = {folder, real_folder}
+    prefix = real_folder.rstrip("/") + "/"
+    names = {dirent.name for dirent in listing}
+    plain = set()
+    for dirent in listing:
+        try:
+            if dirent.is_file(follow_symlinks=False):
+                plain.add(dirent.name)
+        except OSError:
+            continue
+
+    def judge(path: str) -> str:
+        head, _, name = path.rpartition("/")
+        if head in heads and name not in ("", ".", ".."):  # a normalised path right in the folder
+            if name in plain:
+                return prefix + name
+            if name not in names:
+                return path
+        return comparable(path)
+
+    return judge
+
+
 def orphan_transcripts(view: StoreView, sessions_dir: str) -> list[str]:
     """Primary transcripts in `sessions_dir` that no store entry points at (directory order).
 
@@ -74,15 +142,16 @@ def orphan_transcripts(view: StoreView, sessions_dir: str) -> list[str]:
     then, so callers check `view.corrupt` first."""
     from openclaw_cli.store.artifacts import is_primary_transcript
 
-    referenced: set[str] = set()
-    for _key, entry in view.items():
-        path = view.transcript_path(entry)
-        if path:
-            referenced.add(comparable(path))
     try:
         listing = list(os.scandir(sessions_dir))
     except OSError:
         return []
+    judge = _folder_comparable(sessions_dir, listing)
+    referenced: set[str] = set()
+    for _key, entry in view.items():
+        path = view.transcript_path(entry)
+        if path:
+            referenced.add(judge(path))
     found = []
     for dirent in listing:
         try:
@@ -91,7 +160,7 @@ def orphan_transcripts(view: StoreView, sessions_dir: str) -> list[str]:
             continue
         if is_file and is_primary_transcript(dirent.name):
             full = os.path.join(sessions_dir, dirent.name)
-            if comparable(full) not in referenced:
+            if judge(full) not in referenced:
                 found.append(full)
     return found
 

@@ -219,10 +219,25 @@ def _write_lines(path: str, entries: list[dict]) -> None:
         handle.write(text)
 
 
+def may_need_repair(data: bytes) -> bool:
+    """False when the file's bytes show that it has neither legacy metadata nor a broken branch.
+
+    A rewrite needs legacy Codex provider or API metadata, or an internal runtime-context block (its
+    delimiter, or its notice, which every other form carries). JSON spells those characters as
+    themselves or as a \\u escape, and no byte that is not UTF-8 decodes to ASCII: a file with none of
+    them and no escape is clean without being parsed."""
+    return (b"openai-codex" in data or b"BEGIN_OPENCLAW_INTERNAL_CONTEXT" in data
+            or b"runtime-generated, not user-authored" in data or b"\\u" in data)
+
+
 def repair_file(path: str, *, repair: bool) -> TranscriptResult:
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            entries = parse_entries(handle.read())
+        with open(path, "rb") as handle:
+            data = handle.read()
+        if not may_need_repair(data):
+            return TranscriptResult(path, False)
+        text = data.decode("utf-8", errors="replace")
+        entries = parse_entries(text.replace("\r\n", "\n").replace("\r", "\n"))  # as text mode reads it
         codex = normalize_codex_metadata(entries)
         active = select_active_path(entries)
         if active is None:
