@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import re
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from helpers import refbin
-from helpers.doctor import MAIN_SID, clack_notes, heartbeat_home, lint, sessions, state
+from helpers.doctor import MAIN_SID, both_on_homes, clack_notes, heartbeat_home, lint, sessions, state
 
 pytestmark = pytest.mark.reference
 
@@ -22,21 +21,7 @@ STAMP = re.compile(r"heartbeat-recovered-\d{4}-\d\d-\d\dt\d\d-\d\d-\d\d\.\d{3}z"
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[tuple[str, str], tuple[refbin.Result, Path]]:
-    assert refbin.reference_available(), refbin.missing_message()
-    root = tmp_path_factory.mktemp("doctor-heartbeat")
-    jobs = [(name, side) for name in CASES for side in ("ref", "ours")]
-
-    def run(job: tuple[str, str]) -> tuple[refbin.Result, Path]:
-        name, side = job
-        home = root / name / side / "home"
-        (home / ".openclaw").mkdir(parents=True)
-        build, args = CASES[name]
-        build(home)
-        runner = refbin.run_reference if side == "ref" else refbin.run_ours
-        return runner(args, home, {"OPENCLAW_GATEWAY_PORT": "1"}, timeout=400), home
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(jobs, pool.map(run, jobs), strict=True))
+    return both_on_homes(tmp_path_factory.mktemp("doctor-heartbeat"), CASES, {"OPENCLAW_GATEWAY_PORT": "1"})
 
 
 def _items(result: refbin.Result, title: str) -> list[str]:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from helpers import refbin
 from helpers.doctor import (
     ROUTE_SIDS,
+    both_on_homes,
     clack_notes,
     heartbeat_target_home,
     lint,
@@ -35,21 +35,7 @@ OFFLINE = {"OPENCLAW_GATEWAY_PORT": "1", "npm_config_registry": "http://127.0.0.
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[tuple[str, str], tuple[refbin.Result, Path]]:
-    assert refbin.reference_available(), refbin.missing_message()
-    root = tmp_path_factory.mktemp("doctor-state-rows")
-    jobs = [(name, side) for name in CASES for side in ("ref", "ours")]
-
-    def run(job: tuple[str, str]) -> tuple[refbin.Result, Path]:
-        name, side = job
-        home = root / name / side / "home"
-        (home / ".openclaw").mkdir(parents=True)
-        build, args = CASES[name]
-        build(home)
-        runner = refbin.run_reference if side == "ref" else refbin.run_ours
-        return runner(args, home, OFFLINE, timeout=400), home
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(jobs, pool.map(run, jobs), strict=True))
+    return both_on_homes(tmp_path_factory.mktemp("doctor-state-rows"), CASES, OFFLINE)
 
 
 def _rows(result: refbin.Result, needle: str, home: Path) -> list[str]:

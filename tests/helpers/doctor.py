@@ -321,26 +321,39 @@ def heartbeat_home(home: Path, *, human: bool = False, interacted: bool = False)
         "a": {"sessionKey": "agent:main:main"}, "b": {"sessionKey": "agent:main:telegram:group:5"}}))
 
 
-def both_on_configs(root: Path, configs: dict[str, dict], modes: dict[str, list[str]], env: dict[str, str],
-                    version: str = refbin.PRIMARY_VERSION) -> dict[tuple[str, str, str], tuple[refbin.Result, Path]]:
-    """Every config under every mode (argv), run by the reference release `version` and by us on a
-    home of its own, two at a time: {(config, mode, "ref" | "ours"): (result, home)}."""
+def both_on_homes(root: Path, cases: dict[str, tuple], env: dict[str, str],
+                  version: str = refbin.PRIMARY_VERSION) -> dict[tuple[str, str], tuple[refbin.Result, Path]]:
+    """Every case (build(home), argv), run by the reference release `version` and by us on a home
+    of its own that build() fills, two at a time: {(case, "ref" | "ours"): (result, home)}."""
     from concurrent.futures import ThreadPoolExecutor
 
     assert refbin.reference_available(version), refbin.missing_message(version)
-    jobs = [(c, m, side) for c in configs for m in modes for side in ("ref", "ours")]
+    jobs = [(name, side) for name in cases for side in ("ref", "ours")]
 
-    def run(job: tuple[str, str, str]) -> tuple[refbin.Result, Path]:
-        config, mode, side = job
-        home = root / config / mode / side / "home"
+    def run(job: tuple[str, str]) -> tuple[refbin.Result, Path]:
+        name, side = job
+        home = root / name / side / "home"
         (home / ".openclaw").mkdir(parents=True)
-        write_config(home, configs[config])
+        build, argv = cases[name]
+        build(home)
         if side == "ref":
-            return refbin.run_reference(modes[mode], home, env, timeout=400, version=version), home
-        return refbin.run_ours(modes[mode], home, env, timeout=400), home
+            return refbin.run_reference(argv, home, env, timeout=400, version=version), home
+        return refbin.run_ours(argv, home, env, timeout=400), home
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         return dict(zip(jobs, pool.map(run, jobs), strict=True))
+
+
+def both_on_configs(root: Path, configs: dict[str, dict], modes: dict[str, list[str]], env: dict[str, str],
+                    version: str = refbin.PRIMARY_VERSION) -> dict[tuple[str, str, str], tuple[refbin.Result, Path]]:
+    """Every config under every mode (argv), through both_on_homes:
+    {(config, mode, "ref" | "ours"): (result, home)}."""
+    def writer(cfg: dict):
+        return lambda home: write_config(home, cfg)
+
+    cases = {f"{c}/{m}": (writer(configs[c]), modes[m]) for c in configs for m in modes}
+    runs = both_on_homes(root, cases, env, version)
+    return {(c, m, side): runs[(f"{c}/{m}", side)] for c in configs for m in modes for side in ("ref", "ours")}
 
 
 HEARTBEAT_TARGET_CONFIG = {
