@@ -308,14 +308,12 @@ def test_pages_left_in_the_wal_count_in_the_disk_budget_as_in_openclaw_2026_9_6(
     assert wal > 0 and json.loads(ours.stdout)["diskBudget"]["totalBytesBefore"] == db.stat().st_size + wal
 
 
-def _with_protected_rows(home: Path) -> Path:
-    """The fixture with rows 2026.9.6 protects from age and cap: pinned, running, model-locked (edited
-    in place; the database's triggers queue them for the Gateway's validation)."""
+def _with_edited_rows(home: Path, edits: dict[str, dict[str, dict]]) -> Path:
+    """The fixture with fields merged into some rows' entries, {agent: {key: fields}} (edited in
+    place; the database's triggers queue them for the Gateway's validation)."""
     import apsw
 
     state = copy_real_96(home)
-    edits = {"main": {"agent:main:scratchpad": {"pinnedAt": 1}, "agent:main:cron:nightly-report": {"status": "running"}},
-             "work": {"agent:work:basalt-notes": {"modelSelectionLocked": True}}}
     for agent, rows in edits.items():
         db = apsw.Connection(str(agent_db(state, agent)))
         try:
@@ -327,6 +325,32 @@ def _with_protected_rows(home: Path) -> Path:
         finally:
             db.close()
     return state
+
+
+def _with_protected_rows(home: Path) -> Path:
+    """The fixture with rows 2026.9.6 protects from age and cap: pinned, running, model-locked."""
+    return _with_edited_rows(home, {
+        "main": {"agent:main:scratchpad": {"pinnedAt": 1}, "agent:main:cron:nightly-report": {"status": "running"}},
+        "work": {"agent:work:basalt-notes": {"modelSelectionLocked": True}}})
+
+
+def _with_token_like_labels(home: Path) -> Path:
+    """Labels that 2026.7.1's console masks: one inside an id-like word (`…81fc-…`, which 2026.9.6 prints
+    whole) and one Firecrawl-style key standing alone (masked by both)."""
+    return _with_edited_rows(home, {"main": {"agent:main:scratchpad": {"label": "run-81fc-460960d42325"},
+                                             "agent:main:cron:nightly-report": {"label": "fc-A1b2C3d4E5f6G7h8"}}})
+
+
+@pytest.mark.reference
+def test_the_text_plan_masks_labels_as_openclaw_2026_9_6_does(tmp_path):
+    ref, ours, ref_home, ours_home = _both(tmp_path, _with_token_like_labels,
+                                           ["sessions", "cleanup", "--dry-run"], None, None)
+    assert (ref.returncode, ours.returncode, ours.stderr) == (0, 0, "")
+    sizes = re.compile(r"budget: \d+ -> \d+ bytes")  # the edit left the copies' WALs apart
+    assert sizes.sub("", ours.stdout.replace(str(ours_home), "<HOME>")) == \
+        sizes.sub("", ref.stdout.replace(str(ref_home), "<HOME>"))
+    assert "run-81fc-460960d42325" in ours.stdout
+    assert "fc-A1b2C3d4E5f6G7h8" not in ours.stdout and "fc-A1b" in ours.stdout
 
 
 def _sizes_aside(doc: dict) -> dict:

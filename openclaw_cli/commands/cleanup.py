@@ -138,7 +138,7 @@ def sqlite_dry_run(*, active_key, agent, all_agents, fix_dm_scope, fix_missing, 
         output.print_json(summaries[0] if len(summaries) == 1 else
                           {"allAgents": True, "mode": mode, "dryRun": True, "stores": summaries})
         return True
-    output.print_console_lines(_sqlite_lines(cfg, previews, now_ms, env), cfg)
+    output.print_console_lines(_sqlite_lines(cfg, previews, now_ms, env), cfg, sqlite_era=True)
     return True
 
 

@@ -166,16 +166,17 @@ def print_lines(lines: Iterable[str]) -> None:
         write(printable(line) + "\n")
 
 
-def console_lines(lines: Iterable[str], cfg=None) -> list[str]:
+def console_lines(lines: Iterable[str], cfg=None, sqlite_era: bool = False) -> list[str]:
     """Lines as OpenClaw's console prints them: through its secret redaction
-    (`logging.redactSensitive` / `logging.redactPatterns` from the config)."""
+    (`logging.redactSensitive` / `logging.redactPatterns` from the config), as 2026.9.6 has it
+    with `sqlite_era`."""
     from openclaw_cli.ui.redact.engine import redact_lines
 
-    return list(redact_lines(lines, cfg))
+    return list(redact_lines(lines, cfg, sqlite_era=sqlite_era))
 
 
-def print_console_lines(lines: Iterable[str], cfg=None) -> None:
-    print_lines(console_lines(lines, cfg))
+def print_console_lines(lines: Iterable[str], cfg=None, sqlite_era: bool = False) -> None:
+    print_lines(console_lines(lines, cfg, sqlite_era))
 
 
 class GuardedStream:

@@ -158,17 +158,19 @@ def _parse_pattern(raw: str) -> _Pattern | None:
     return pattern
 
 
-_default_patterns: list[_Pattern] | None = None
+_default_patterns: dict[bool, list[_Pattern]] = {}
 
 
-def _defaults() -> list[_Pattern]:
-    global _default_patterns
-    if _default_patterns is None:
-        _default_patterns = [
-            _Pattern(raw, None, frozenset(required) if required is not None else None)
+def _defaults(sqlite_era: bool = False) -> list[_Pattern]:
+    """The built-in list; for the SQLite era with 2026.9.6's changed sources."""
+    patterns = _default_patterns.get(sqlite_era)
+    if patterns is None:
+        overrides = _P.SQLITE_ERA_SOURCES if sqlite_era else {}
+        patterns = _default_patterns[sqlite_era] = [
+            _Pattern(overrides.get(raw, raw), None, frozenset(required) if required is not None else None)
             for raw, required in zip(_P.DEFAULT_REDACT_PATTERNS, _P.DEFAULT_REQUIRED)
         ]
-    return _default_patterns
+    return patterns
 
 
 def _js_length(value: object) -> object:
@@ -195,16 +197,16 @@ class _PatternSet:
         return self._index.items(text.lower() if text.isascii() else text.casefold())
 
 
-_default_set: _PatternSet | None = None
+_default_sets: dict[bool, _PatternSet] = {}
 _custom_sets: dict[tuple[str, ...], _PatternSet] = {}
 
 
-def _resolve_patterns(value: object) -> _PatternSet:
-    global _default_set
+def _resolve_patterns(value: object, sqlite_era: bool = False) -> _PatternSet:
     if not js_truthy(_js_length(value)):
-        if _default_set is None:
-            _default_set = _PatternSet(_defaults())
-        return _default_set
+        default_set = _default_sets.get(sqlite_era)
+        if default_set is None:
+            default_set = _default_sets[sqlite_era] = _PatternSet(_defaults(sqlite_era))
+        return default_set
     if not isinstance(value, list):
         raise TypeError("logging.redactPatterns.map is not a function")
     if not all(isinstance(raw, str) for raw in value):
@@ -742,7 +744,8 @@ def _logging_section(cfg: Mapping | None) -> Mapping | None:
     return logging if isinstance(logging, Mapping) else None
 
 
-def redact_console_text(text: str, cfg: Mapping | None = None, secrets: Iterable[str] = ()) -> str:
+def redact_console_text(text: str, cfg: Mapping | None = None, secrets: Iterable[str] = (),
+                        sqlite_era: bool = False) -> str:
     """What OpenClaw's console forwarding makes of one formatted `console.log` or
     `console.error` text before printing it (lone UTF-16 surrogates may remain; print them
     as U+FFFD). JSON written straight to stdout is never redacted.
@@ -769,6 +772,9 @@ def redact_console_text(text: str, cfg: Mapping | None = None, secrets: Iterable
     sentinels on (embedded agent runs, LLM compaction) when they come from a SecretRef.
     Listing, cleanup and doctor register nothing.
 
+    `sqlite_era` uses the built-in list as 2026.9.6 has it (patterns.SQLITE_ERA_SOURCES), for
+    output that stands in for that release's.
+
     Route-first commands (the plain `openclaw sessions` listing, `status`, `health`,
     `config get`, ...) never enable console capture, so they print unredacted unless
     OPENCLAW_DISABLE_ROUTE_FIRST is truthy or their arguments fail the route's parse.
@@ -785,7 +791,7 @@ def redact_console_text(text: str, cfg: Mapping | None = None, secrets: Iterable
     custom = js_truthy(_js_length(raw_patterns))
     if not custom and not _could_match_defaults(exact):
         return from_units(exact)
-    patterns = _resolve_patterns(raw_patterns)
+    patterns = _resolve_patterns(raw_patterns, sqlite_era)
     if not patterns.patterns:
         return from_units(exact)
     form_bodies = _includes_default_patterns(raw_patterns)
@@ -793,7 +799,7 @@ def redact_console_text(text: str, cfg: Mapping | None = None, secrets: Iterable
 
 
 def redact_lines(lines: Iterable[str], cfg: Mapping | None = None,
-                 secrets: Iterable[str] = ()) -> list[str]:
+                 secrets: Iterable[str] = (), sqlite_era: bool = False) -> list[str]:
     """`redact_console_text` over each line (each one a separate console call)."""
     secrets = tuple(secrets)
-    return [redact_console_text(line, cfg, secrets) for line in lines]
+    return [redact_console_text(line, cfg, secrets, sqlite_era) for line in lines]

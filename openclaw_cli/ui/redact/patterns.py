@@ -51,12 +51,16 @@ STANDALONE_QUOTED = (
 STANDALONE = r"(^|[\s,;])(?:" + _STANDALONE_KEYS + r""")=(["'\x60]?[^\s&#"'\x60<>]+)"""
 BASE64_SAFE_BOUNDARY = r"(^|[^A-Za-z0-9])(?<!;base64,[A-Za-z0-9+/=]*)"
 IDENTIFIER_SAFE_BOUNDARY = r"(^|[^A-Za-z0-9_])"
+FIRECRAWL_TOKEN = r"(fc-[A-Za-z0-9]{10,})"
 TELEGRAM_BOT_TOKEN = r"\bbot(\d{6,}:[A-Za-z0-9_-]{20,})\b"
 TELEGRAM_TOKEN = r"\b(\d{6,}:[A-Za-z0-9_-]{20,})\b"
 
 # Patterns whose value may be a shell reference to the key itself (`FOO_TOKEN=$FOO_TOKEN`).
 SHELL_REFERENCE_SOURCES = frozenset(
     {ENV_ASSIGNMENT, ESCAPED_ENV_ASSIGNMENT, STANDALONE_QUOTED, STANDALONE})
+# What 2026.9.6 (the SQLite era) changed in the built-in list: a Firecrawl key only at an
+# identifier boundary, so that a session id such as `…-81fc-460960d42325` prints whole.
+SQLITE_ERA_SOURCES = {FIRECRAWL_TOKEN: IDENTIFIER_SAFE_BOUNDARY + FIRECRAWL_TOKEN}
 # Patterns replaced over the whole text even when it is long.
 CHUNK_UNSAFE_SOURCES = frozenset({TELEGRAM_BOT_TOKEN, TELEGRAM_TOKEN})
 
@@ -111,7 +115,7 @@ DEFAULT_REDACT_PATTERNS: tuple[str, ...] = (
     r"(eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})",
     r"(pplx-[A-Za-z0-9_-]{10,})",
     r"(fal_[A-Za-z0-9_-]{10,})",
-    r"(fc-[A-Za-z0-9]{10,})",
+    FIRECRAWL_TOKEN,
     r"(bb_live_[A-Za-z0-9_-]{10,})",
     BASE64_SAFE_BOUNDARY + r"(gAAAA[A-Za-z0-9_=-]{20,})",
     r"(sk_live_[A-Za-z0-9]{10,})",
