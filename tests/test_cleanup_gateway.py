@@ -93,12 +93,14 @@ def file_state(path: Path) -> tuple[bytes, int] | None:
 
 
 def tree(state: Path, agents: tuple[str, ...] = TWIN_AGENTS) -> dict[str, bytes]:
-    """The agents' sessions folders: relative name (archive timestamps masked) -> bytes."""
+    """The agents' sessions folders, sub-folders (prompt blobs) included: relative path (archive
+    timestamps masked) -> bytes."""
     out: dict[str, bytes] = {}
     for agent in agents:
         folder = sessions_dir(state, agent)
-        for path in sorted(folder.iterdir()) if folder.exists() else ():
-            out[f"{agent}/{ARCHIVE_TS.sub('<ts>', path.name)}"] = path.read_bytes()
+        for path in sorted(folder.rglob("*")) if folder.exists() else ():
+            if path.is_file():
+                out[f"{agent}/{ARCHIVE_TS.sub('<ts>', str(path.relative_to(folder)))}"] = path.read_bytes()
     return out
 
 

@@ -22,7 +22,7 @@ import pytest
 from helpers import refbin, sqlite_gen
 from helpers.context import as_replied, env_for, run_context, split_runtime
 from helpers.gateway import SQLITE_ERA_VERSION, RunningGateway, start_gateway
-from helpers.sqlite_state import last_reply, stored_events
+from helpers.sqlite_state import last_reply, stored_events, wait_until_settled
 from helpers.state import write_config
 from test_compact_fakellm import FakeLLM
 
@@ -59,7 +59,10 @@ class Live:
     def ask(self, key: str, mode: str) -> str:
         """The Gateway's whole reply to `/context <mode>`, from the transcript (chat events cut it)."""
         self.send(key, f"/context {mode}")
-        return last_reply(self.gateway.agent_db_path(key.split(":")[1]), key)
+        db = self.gateway.agent_db_path(key.split(":")[1])
+        reply = last_reply(db, key)
+        wait_until_settled(db, key)  # the turn's entry update comes after the reply
+        return reply
 
 
 def _config(base_url: str) -> dict:

@@ -20,7 +20,7 @@ from helpers.cli import run
 from helpers.context import as_replied, env_for, run_context
 from helpers.folders import folder_digest
 from helpers.gateway import SQLITE_ERA_VERSION, start_gateway
-from helpers.sqlite_state import agent_db, last_reply, listing_text
+from helpers.sqlite_state import agent_db, last_reply, listing_text, wait_until_settled
 
 pytestmark = [pytest.mark.reference, pytest.mark.gateway]
 
@@ -91,6 +91,7 @@ def cold(generated_96_state: Path, tmp_path_factory: pytest.TempPathFactory) -> 
                              timeout_ms=120_000)
             assert sent.final is not None and sent.final.get("state") == "final", sent.final
             recorded.replies[mode] = last_reply(agent_db(state), RESTORED)
+            wait_until_settled(agent_db(state), RESTORED)  # the turn's entry update comes after the reply
     finally:
         gateway.stop()
     yield recorded

@@ -100,6 +100,34 @@ def last_reply(db: Path, session_key: str) -> str:
     raise AssertionError(f"no assistant reply in {session_key}")
 
 
+def wait_until_settled(db: Path, session_key: str, quiet_s: float = 1.0, timeout_s: float = 30.0) -> None:
+    """Return once the key's entry and its transcript events stayed the same for `quiet_s`: a Gateway
+    persists a turn's usage and entry updates after the reply itself."""
+    import time
+
+    import apsw
+
+    def snapshot() -> tuple:
+        conn = apsw.Connection(f"file:{db}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+        try:
+            conn.set_busy_timeout(5000)
+            (entry,), = conn.execute("SELECT entry_json FROM session_nodes WHERE session_key = ?", (session_key,))
+            (events,), = conn.execute("SELECT count(*) FROM transcript_events")
+            return entry, events
+        finally:
+            conn.close()
+
+    deadline = time.monotonic() + timeout_s
+    last = snapshot()
+    while time.monotonic() < deadline:
+        time.sleep(quiet_s)
+        now = snapshot()
+        if now == last:
+            return
+        last = now
+    raise AssertionError(f"{session_key} kept changing for {timeout_s:.0f} s")
+
+
 def listing_text(result) -> str:
     """2026.9.6's `sessions` text: it writes the listing to stderr when stdout is piped, after its
     config notices (left out)."""
