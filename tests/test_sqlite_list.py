@@ -309,3 +309,40 @@ def test_a_configured_agent_dir_is_not_where_2026_9_6_reads_the_database(tmp_pat
     paths = [docs[0].get("path")] + [store["path"] for store in docs[0].get("stores") or []]
     assert "<HOME>/.openclaw/agents/work/agent/openclaw-agent.sqlite" in paths
     assert not any("elsewhere" in str(p) for p in paths)
+
+
+def _keyed_roster(state: Path, entries: dict) -> None:
+    """The fixture's config with its `agents.list` replaced by 2026.9.6's keyed `agents.entries`."""
+    config = json.loads((state / "openclaw.json").read_text())
+    del config["agents"]["list"]
+    config["agents"]["entries"] = entries
+    (state / "openclaw.json").write_text(json.dumps(config, indent=2))
+
+
+KEYED_ROSTERS = {
+    "both": {"main": {"default": True}, "work": {"name": "Work"}},
+    "work first": {"work": {"name": "Work"}, "main": {"default": True}},
+    "work only": {"work": {"name": "Work"}},
+}
+
+
+@pytest.mark.reference
+@pytest.mark.parametrize("roster", list(KEYED_ROSTERS))
+@pytest.mark.parametrize("argv", [["sessions", "--json"], ["sessions", "--agent", "work", "--json"],
+                                  ["sessions", "--all-agents", "--json"],
+                                  ["sessions", "cleanup", "--dry-run", "--all-agents", "--json"]], ids=" ".join)
+def test_a_keyed_agent_roster_is_read_as_openclaw_2026_9_6_reads_it(tmp_path, roster, argv):
+    """`agents.entries` (each key an agent id) instead of `agents.list`: the same agents, the same
+    default agent (the sole one when only `work` is configured), the same stores."""
+    results = []
+    for who in ("ref", "ours"):
+        home = tmp_path / who
+        _keyed_roster(copy_real_96(home), KEYED_ROSTERS[roster])
+        result = refbin.run_reference(argv, home, version=refbin.SQLITE_ERA_VERSION) if who == "ref" \
+            else run(argv, home=home)
+        results.append((result.returncode, _masked(json.loads(result.stdout), home) if result.returncode == 0
+                        else result.stderr))
+    assert results[0][0] == 0, results[0]
+    assert results[1] == results[0]
+    if "--agent" in argv or roster == "work only":
+        assert "<HOME>/.openclaw/agents/work/agent/openclaw-agent.sqlite" in json.dumps(results[1][1])

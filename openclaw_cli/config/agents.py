@@ -64,12 +64,32 @@ def normalize_account_id(value: Any) -> str:
     return normalize_optional_account_id(value) or DEFAULT_ACCOUNT_ID
 
 
-def _agent_entries(cfg: Mapping[str, Any] | None) -> list[dict]:
+def agent_entries(cfg: Mapping[str, Any] | None) -> list[dict]:
+    """listAgentEntries: the object entries of the agent roster. That is `agents.entries` when the
+    key is there (2026.9.6's keyed form, each entry with its key as `id`, in key order; 2026.7.x
+    rejects the key), else `agents.list`."""
     agents = cfg.get("agents") if isinstance(cfg, Mapping) else None
-    entries = agents.get("list") if isinstance(agents, Mapping) else None
+    if not isinstance(agents, Mapping):
+        return []
+    if agents.get("entries") is not None:
+        from openclaw_cli.js.json import ordered_keys
+
+        keyed = agents["entries"]
+        if not isinstance(keyed, dict):
+            return []
+        return [{**keyed[key], "id": key} for key in ordered_keys(keyed) if isinstance(keyed[key], dict)]
+    entries = agents.get("list")
     if not isinstance(entries, list):
         return []
     return [e for e in entries if isinstance(e, dict)]
+
+
+def agent_entry(cfg: Mapping[str, Any] | None, agent_id: str | None) -> dict | None:
+    """resolveAgentEntry: the first roster entry whose normalized id is the agent's."""
+    if not agent_id:
+        return None
+    wanted = normalize_agent_id(agent_id)
+    return next((e for e in agent_entries(cfg) if normalize_agent_id(_raw_id(e)) == wanted), None)
 
 
 def _raw_id(entry: dict) -> str | None:
@@ -78,9 +98,9 @@ def _raw_id(entry: dict) -> str | None:
 
 
 def list_agent_ids(cfg: Mapping[str, Any] | None) -> list[str]:
-    """Unique normalized ids from `agents.list`, in order; `["main"]` when there are none."""
+    """Unique normalized ids of the roster (agent_entries), in order; `["main"]` when there are none."""
     ids: list[str] = []
-    for entry in _agent_entries(cfg):
+    for entry in agent_entries(cfg):
         agent_id = normalize_agent_id(_raw_id(entry))
         if agent_id not in ids:
             ids.append(agent_id)
@@ -88,8 +108,8 @@ def list_agent_ids(cfg: Mapping[str, Any] | None) -> list[str]:
 
 
 def resolve_default_agent_id(cfg: Mapping[str, Any] | None) -> str:
-    """The first `agents.list` entry with `default` set, else the first entry, else `main`."""
-    entries = _agent_entries(cfg)
+    """The first roster entry with `default` set, else the first entry, else `main`."""
+    entries = agent_entries(cfg)
     if not entries:
         return DEFAULT_AGENT_ID
     chosen = next((e for e in entries if e.get("default")), entries[0])
@@ -114,7 +134,7 @@ def list_configured_session_store_agent_ids(cfg: Mapping[str, Any] | None) -> li
         allowed = acp.get("allowedAgents")
         for raw in allowed if isinstance(allowed, list) else []:
             add(raw)
-    for entry in _agent_entries(cfg):
+    for entry in agent_entries(cfg):
         runtime = entry.get("runtime")
         if isinstance(runtime, Mapping) and runtime.get("type") == "acp":
             acp_cfg = runtime.get("acp")

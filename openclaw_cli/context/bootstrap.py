@@ -77,20 +77,9 @@ def _positive_floor(value: Any) -> int | None:
 
 
 def _agent_entry(cfg: Mapping[str, Any] | None, agent_id: str | None) -> Mapping[str, Any] | None:
-    from openclaw_cli.config.agents import normalize_agent_id
+    from openclaw_cli.config.agents import agent_entry
 
-    if not isinstance(cfg, Mapping) or not agent_id:
-        return None
-    agents = cfg.get("agents")
-    entries = agents.get("list") if isinstance(agents, Mapping) else None
-    if not isinstance(entries, list):
-        return None
-    wanted = normalize_agent_id(agent_id)
-    for entry in entries:
-        if isinstance(entry, Mapping) and normalize_agent_id(
-                entry.get("id") if isinstance(entry.get("id"), str) else None) == wanted:
-            return entry
-    return None
+    return agent_entry(cfg, agent_id)
 
 
 def _limit(cfg: Mapping[str, Any] | None, agent_id: str | None, key: str, default: int) -> int:

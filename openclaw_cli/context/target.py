@@ -192,6 +192,13 @@ def _sqlite_entry(db_path: str, agent_id: str, key: str) -> dict[str, Any] | Non
         return read_entry(db, key)
 
 
+def _own_entry(cfg: Mapping[str, Any] | None, agent_id: str) -> Mapping[str, Any]:
+    """The agent's roster entry, {} when it has none."""
+    from openclaw_cli.config.agents import agent_entry
+
+    return agent_entry(cfg, agent_id) or {}
+
+
 def _positive_int(value: Any) -> int | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
         return None
@@ -229,10 +236,7 @@ def context_window(target: Target, provider: str, model: str) -> int | None:
     if window is None:
         window = _positive_int((target.entry or {}).get("contextTokens"))
     agents = object_at(cfg, "agents")
-    agent_value = None
-    for item in agents.get("list") or [] if isinstance(agents.get("list"), list) else []:
-        if isinstance(item, Mapping) and item.get("id") == target.agent_id:
-            agent_value = item.get("contextTokens")
+    agent_value = _own_entry(cfg, target.agent_id).get("contextTokens")
     if agent_value is None:
         agent_value = object_at(agents, "defaults").get("contextTokens")
     agent_tokens = _positive_int(agent_value)
@@ -245,10 +249,7 @@ def sandbox_status(target: Target) -> dict[str, Any]:
     """`resolveSandboxRuntimeStatus`: the agent's sandbox mode and whether this session runs in it."""
     cfg = target.cfg
     agents = object_at(cfg, "agents")
-    mode = None
-    for item in agents.get("list") or [] if isinstance(agents.get("list"), list) else []:
-        if isinstance(item, Mapping) and item.get("id") == target.agent_id and isinstance(item.get("sandbox"), Mapping):
-            mode = item["sandbox"].get("mode")
+    mode = object_at(_own_entry(cfg, target.agent_id), "sandbox").get("mode")
     if mode is None:
         mode = object_at(object_at(agents, "defaults"), "sandbox").get("mode")
     mode = mode if mode is not None else "off"

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from openclaw_cli.config.agents import agent_entries
 from openclaw_cli.errors import CliError
 from openclaw_cli.js.strings import js_trim
 from openclaw_cli.js.values import UNDEFINED, coalesce, js_string, lower_or_empty, truthy
@@ -13,7 +14,6 @@ from openclaw_cli.listing.cli_providers import is_cli_provider
 from openclaw_cli.listing.runtime_config import (
     DEFAULT_MODEL,
     DEFAULT_PROVIDER,
-    agent_entries,
     defaults_of,
     is_record,
     normalize_google_preview_model_id,

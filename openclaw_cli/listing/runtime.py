@@ -7,14 +7,18 @@ from collections.abc import Mapping
 from typing import Any, TypeGuard
 from urllib.parse import urlsplit
 
-from openclaw_cli.config.agents import normalize_agent_id, resolve_default_agent_id
+from openclaw_cli.config.agents import (
+    agent_entries,
+    agent_entry,
+    normalize_agent_id,
+    resolve_default_agent_id,
+)
 from openclaw_cli.js.strings import js_trim, sanitize_terminal_text
 from openclaw_cli.js.values import UNDEFINED, coalesce, lower_or_empty, opt_lower, opt_str, truthy
 from openclaw_cli.listing.cli_providers import is_cli_provider
 from openclaw_cli.listing.runtime_config import (
     DEFAULT_MODEL,
     DEFAULT_PROVIDER,
-    agent_entries,
     defaults_of,
     is_record,
     normalize_provider_id,
@@ -99,8 +103,7 @@ def _agent_model_entry_policy(cfg: Mapping, provider: str | None, model_id: Any,
     if not wanted and match_kind != "provider-wildcard":
         return {}
     session_agent = _session_agent_id(cfg, agent_id, session_key)
-    agent = next((e for e in agent_entries(cfg) if normalize_agent_id(e.get("id") if isinstance(e.get("id"), str)
-                                                                       else None) == session_agent), None)
+    agent = agent_entry(cfg, session_agent)
     caller = normalize_provider_id(provider or "")
     for models in (agent.get("models") if agent else None, defaults_of(cfg).get("models")):
         matches: list[tuple[str, dict]] = []

@@ -112,6 +112,18 @@ def _normalize_model_map(models: Mapping) -> dict:
     return out
 
 
+def _normalized_agent(entry: Any) -> Any:
+    """A roster entry with its model settings normalised (anything else as it is)."""
+    if not is_record(entry):
+        return entry
+    entry = dict(entry)
+    if "model" in entry:
+        entry["model"] = _normalize_model_config(entry["model"])
+    if is_record(entry.get("models")):
+        entry["models"] = _normalize_model_map(entry["models"])
+    return entry
+
+
 def runtime_view(cfg: Mapping | None) -> dict:
     """A copy of the config with the model normalisations OpenClaw applies when loading."""
     view = dict(cfg) if isinstance(cfg, Mapping) else {}
@@ -121,16 +133,9 @@ def runtime_view(cfg: Mapping | None) -> dict:
     agents = dict(agents)
     view["agents"] = agents
     if isinstance(agents.get("list"), list):
-        entries = []
-        for entry in agents["list"]:
-            if is_record(entry):
-                entry = dict(entry)
-                if "model" in entry:
-                    entry["model"] = _normalize_model_config(entry["model"])
-                if is_record(entry.get("models")):
-                    entry["models"] = _normalize_model_map(entry["models"])
-            entries.append(entry)
-        agents["list"] = entries
+        agents["list"] = [_normalized_agent(entry) for entry in agents["list"]]
+    if is_record(agents.get("entries")):
+        agents["entries"] = {key: _normalized_agent(entry) for key, entry in agents["entries"].items()}
     defaults = agents.get("defaults")
     if is_record(defaults):
         defaults = dict(defaults)
@@ -142,11 +147,6 @@ def runtime_view(cfg: Mapping | None) -> dict:
     return view
 
 
-def agent_entries(cfg: Mapping) -> list[dict]:
-    """listAgentEntries: the object entries of `agents.list`."""
-    agents = cfg.get("agents")
-    entries = agents.get("list") if is_record(agents) else None
-    return [e for e in entries if is_record(e)] if isinstance(entries, list) else []
 
 
 def defaults_of(cfg: Mapping) -> dict:

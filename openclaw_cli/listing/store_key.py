@@ -5,10 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from openclaw_cli.config.agents import list_agent_ids, normalize_agent_id, resolve_default_agent_id
+from openclaw_cli.config.agents import (
+    agent_entries,
+    list_agent_ids,
+    normalize_agent_id,
+    resolve_default_agent_id,
+)
 from openclaw_cli.js.strings import js_trim
 from openclaw_cli.js.values import lower_or_empty, opt_str, truthy
-from openclaw_cli.listing.runtime_config import MAIN_KEY, agent_entries, is_record
+from openclaw_cli.listing.runtime_config import MAIN_KEY, is_record
 from openclaw_cli.store.keys import normalize_store_key, parse_agent_key
 
 
