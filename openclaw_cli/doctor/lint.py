@@ -24,9 +24,13 @@ class LintResult:
 
 
 def _sort_key(finding: Finding):
+    """Severity, check id, path; config validation errors keep the validator's order, as OpenClaw
+    prints them (its lint reports an invalid config before, and instead of, the sorted checks)."""
+    from openclaw_cli.doctor.checks.final_config import CHECK_ID as FINAL_ID
     from openclaw_cli.js.strings import locale_sort_key
 
-    return (-SEVERITY_RANK[finding.severity], locale_sort_key(finding.check_id), locale_sort_key(finding.path or ""))
+    path = "" if finding.check_id == FINAL_ID else finding.path or ""
+    return (-SEVERITY_RANK[finding.severity], locale_sort_key(finding.check_id), locale_sort_key(path))
 
 
 def run_checks(ctx: DoctorContext, checks: Sequence[Check], *, only: Sequence[str] = (),
