@@ -5,7 +5,7 @@ that make pydantic judge as zod does, `config/issues.py` reports the errors as O
 
 Every object is strict (unknown keys are reported) unless it is `Loose`; fields are optional
 (`UNSET`) unless `required()`. The other sections are checked for their own key set only.
-Not checked: values inside the other sections and the unmodelled agent fields, plugin and
+Not checked: values inside the other sections (logging is modelled) and the unmodelled agent fields, plugin and
 channel schemas, SecretRef placement policy, identity.avatar, the CSS grammar of
 gateway.controlUi.chatMessageMaxWidth (URLs are checked loosely).
 """
@@ -736,6 +736,19 @@ class Broadcast(Loose):
     strategy: Annotated[Literal["parallel", "sequential"], ONE_OF] = UNSET
 
 
+LoggingLevel = Annotated[Literal["silent", "fatal", "error", "warn", "info", "debug", "trace"], ONE_OF]
+
+
+class Logging(Strict):
+    level: LoggingLevel = UNSET
+    file: str = UNSET
+    maxFileBytes: PosInt = UNSET
+    consoleLevel: LoggingLevel = UNSET
+    consoleStyle: Annotated[Literal["pretty", "compact", "json"], ONE_OF] = UNSET
+    redactSensitive: Annotated[Literal["off", "tools"], ONE_OF] = UNSET
+    redactPatterns: StrList = UNSET
+
+
 _OTHER_SECTIONS = {
     "wizard": "lastRunAt lastRunVersion lastRunCommit lastRunCommand lastRunMode securityAcknowledgedAt",
     "diagnostics": "enabled flags stuckSessionWarnMs stuckSessionAbortMs memoryPressureSnapshot otel cacheTrace",
@@ -855,6 +868,10 @@ class _RootRefinement(Refined):
                            f'Unknown agent id "{js_string(agent_id)}" (not in agents.list).')
 
 
+_MODELLED: dict[str, type[BaseModel]] = {"logging": Logging}
+"""Other sections whose values are checked (the rest: their key set only)."""
+
+
 def _section(name: str, keys: str) -> Any:
     """A section this tool does not read: only its own key set is checked."""
     return _unchecked(f"{name[:1].upper()}{name[1:]}Section", keys, Strict)
@@ -864,7 +881,8 @@ _ROOT_FIELDS: Any = {
     "schema_": (str, Field(None, alias="$schema")),
     "meta": (Meta, UNSET),
     "env": (Env, UNSET),
-    **{f"s_{name}": (_section(name, keys), Field(None, alias=name)) for name, keys in _OTHER_SECTIONS.items()},
+    **{f"s_{name}": (_MODELLED.get(name) or _section(name, keys), Field(None, alias=name))
+       for name, keys in _OTHER_SECTIONS.items()},
     "accessGroups": (dict[str, Any], UNSET),
     "acp": (Acp, UNSET),
     "agents": (Agents, UNSET),

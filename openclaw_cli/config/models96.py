@@ -297,9 +297,26 @@ class Broadcast96(Refined):
                 yield (peer,), "Agent group threads support at most 16 agents."
 
 
+class LoggingAudit96(Strict):
+    enabled: bool = UNSET
+    executionIdentity: bool = UNSET
+    messages: Annotated[Literal["off", "direct", "all"], ONE_OF] = UNSET
+
+
+class Logging96(Strict):
+    """2026.9.6's logging: no redactSensitive, no "compact" console style, an audit block."""
+
+    level: models.LoggingLevel = UNSET
+    file: str = UNSET
+    maxFileBytes: models.PosInt = UNSET
+    consoleLevel: models.LoggingLevel = UNSET
+    consoleStyle: Annotated[Literal["pretty", "json"], ONE_OF] = UNSET
+    redactPatterns: models.StrList = UNSET
+    audit: LoggingAudit96 = UNSET
+
+
 _NEW_SECTION_KEYS = {
     "browser": "allowSystemProfileImport extensionRelay",
-    "logging": "audit",
     "mcp": "apps",
     "memory": "search",
     "models": "catalogRefresh",
@@ -366,6 +383,7 @@ _ROOT_FIELDS.update({
     **{f"s_{name}": (_section(name, f"{models._OTHER_SECTIONS[name]} {keys}"), Field(None, alias=name))
        for name, keys in _NEW_SECTION_KEYS.items()},
     **_unchecked_fields(_NEW_SECTIONS),
+    "s_logging": (Logging96, Field(None, alias="logging")),
     "meta": (Meta96, UNSET),
     "acp": (Acp96, UNSET),
     "agents": (Agents96, UNSET),
