@@ -4,8 +4,8 @@ The schema is OpenClaw 2026.7.1's (`src/config/zod-schema.ts`, zod); `config/zod
 that make pydantic judge as zod does, `config/issues.py` reports the errors as OpenClaw words them.
 
 Every object is strict (unknown keys are reported) unless it is `Loose`; fields are optional
-(`UNSET`) unless `required()`. The other sections are checked for their own key set only.
-Not checked: values inside the other sections (logging is modelled) and the unmodelled agent fields, plugin and
+(`UNSET`) unless `required()`. The other sections (but logging) are checked for their own key set
+only. Not checked: values inside those sections and the unmodelled agent fields, plugin and
 channel schemas, SecretRef placement policy, identity.avatar, the CSS grammar of
 gateway.controlUi.chatMessageMaxWidth (URLs are checked loosely).
 """
@@ -749,11 +749,11 @@ class Logging(Strict):
     redactPatterns: StrList = UNSET
 
 
-_OTHER_SECTIONS = {
+_OTHER_SECTIONS: dict[str, str | type[BaseModel]] = {  # root order; a model where the values are checked
     "wizard": "lastRunAt lastRunVersion lastRunCommit lastRunCommand lastRunMode securityAcknowledgedAt",
     "diagnostics": "enabled flags stuckSessionWarnMs stuckSessionAbortMs memoryPressureSnapshot otel cacheTrace",
     "audit": "enabled",
-    "logging": "level file maxFileBytes consoleLevel consoleStyle redactSensitive redactPatterns",
+    "logging": Logging,
     "cli": "banner",
     "crestodian": "rescue",
     "update": "channel checkOnStart auto",
@@ -868,10 +868,6 @@ class _RootRefinement(Refined):
                            f'Unknown agent id "{js_string(agent_id)}" (not in agents.list).')
 
 
-_MODELLED: dict[str, type[BaseModel]] = {"logging": Logging}
-"""Other sections whose values are checked (the rest: their key set only)."""
-
-
 def _section(name: str, keys: str) -> Any:
     """A section this tool does not read: only its own key set is checked."""
     return _unchecked(f"{name[:1].upper()}{name[1:]}Section", keys, Strict)
@@ -881,7 +877,7 @@ _ROOT_FIELDS: Any = {
     "schema_": (str, Field(None, alias="$schema")),
     "meta": (Meta, UNSET),
     "env": (Env, UNSET),
-    **{f"s_{name}": (_MODELLED.get(name) or _section(name, keys), Field(None, alias=name))
+    **{f"s_{name}": (_section(name, keys) if isinstance(keys, str) else keys, Field(None, alias=name))
        for name, keys in _OTHER_SECTIONS.items()},
     "accessGroups": (dict[str, Any], UNSET),
     "acp": (Acp, UNSET),

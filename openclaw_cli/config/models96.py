@@ -303,16 +303,9 @@ class LoggingAudit96(Strict):
     messages: Annotated[Literal["off", "direct", "all"], ONE_OF] = UNSET
 
 
-class Logging96(Strict):
-    """2026.9.6's logging: no redactSensitive, no "compact" console style, an audit block."""
-
-    level: models.LoggingLevel = UNSET
-    file: str = UNSET
-    maxFileBytes: models.PosInt = UNSET
-    consoleLevel: models.LoggingLevel = UNSET
-    consoleStyle: Annotated[Literal["pretty", "json"], ONE_OF] = UNSET
-    redactPatterns: models.StrList = UNSET
-    audit: LoggingAudit96 = UNSET
+# 2026.9.6's logging: no redactSensitive, no "compact" console style, an audit block.
+Logging96 = variant("Logging96", models.Logging, drop="redactSensitive",
+                    consoleStyle=(Annotated[Literal["pretty", "json"], ONE_OF], UNSET), audit=(LoggingAudit96, UNSET))
 
 
 _NEW_SECTION_KEYS = {
