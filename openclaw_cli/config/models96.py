@@ -20,19 +20,19 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic_core import PydanticCustomError, core_schema
 
 from openclaw_cli.config import issues, models
-from openclaw_cli.config.models import (
-    _BAD_DURATION,
-    _BAD_SIZE,
-    AgentEntry,
-    AgentModel,
+from openclaw_cli.config.models import _section
+from openclaw_cli.config.sections import acp, agents, cron, gateway, session
+from openclaw_cli.config.sections.agents import AgentEntry, AgentModel
+from openclaw_cli.config.sections.base import (
+    BAD_DURATION,
+    BAD_SIZE,
     NotFalse,
     Num,
     PosInt,
-    Reset,
-    _section,
-    _size_ok,
-    _stringified,
+    size_ok,
+    stringified,
 )
+from openclaw_cli.config.sections.session import Reset
 from openclaw_cli.config.units import parse_duration_ms
 from openclaw_cli.config.zod import ONE_OF, UNION, UNSET, JsNumber, Refined, Sized, Strict, js_same, required
 from openclaw_cli.js.values import js_string, object_at
@@ -62,9 +62,9 @@ class _PositiveDuration:
 
     def _check(self, value: Any) -> Any:
         try:
-            positive = parse_duration_ms(_stringified(value), "d") > 0
+            positive = parse_duration_ms(stringified(value), "d") > 0
         except ValueError:
-            raise issues.check_error(_BAD_DURATION) from None
+            raise issues.check_error(BAD_DURATION) from None
         if not positive:
             raise issues.check_error(_POSITIVE)
         return value
@@ -120,8 +120,8 @@ class Maintenance96(Refined):
     @classmethod
     def refine(cls, value: dict) -> Iterable[tuple[tuple, str]]:
         for key in ("maxDiskBytes", "highWaterBytes"):
-            if key in value and value[key] is not False and not _size_ok(value[key]):
-                yield (key,), _BAD_SIZE
+            if key in value and value[key] is not False and not size_ok(value[key]):
+                yield (key,), BAD_SIZE
 
 
 class SessionSharing(Strict):
@@ -130,9 +130,9 @@ class SessionSharing(Strict):
     drafts: bool = UNSET
 
 
-ResetByType96 = variant("ResetByType96", models.ResetByType, drop="dm",
+ResetByType96 = variant("ResetByType96", session.ResetByType, drop="dm",
                         direct=(Reset96, UNSET), group=(Reset96, UNSET), thread=(Reset96, UNSET))
-_SESSION = models.Session.model_fields
+_SESSION = session.Session.model_fields
 _SESSION_FIELDS: Any = dict(
     **{name: (_SESSION[name].annotation, _SESSION[name]) for name in ("scope", "dmScope")},
     groupScope=(Annotated[Literal["main", "per-group"], ONE_OF], UNSET),
@@ -174,7 +174,7 @@ AgentEntry96 = variant(
 """A keyed agent entry: no `id` (the key is the id)."""
 
 AgentDefaults96 = variant(
-    "AgentDefaults96", models.AgentDefaults,
+    "AgentDefaults96", agents.AgentDefaults,
     drop="bootstrapPromptTruncationWarning cliBackends contextTokens envelopeElapsed envelopeTimestamp "
          "envelopeTimezone imageGenerationModel mediaGenerationAutoProviderFallback memorySearch "
          "musicGenerationModel pdfMaxBytesMb promptOverlays runRetries timeFormat videoGenerationModel",
@@ -225,41 +225,41 @@ class Agents96(Refined):
 # -------------------------------------------------------------------------------- the other sections
 
 Meta96 = variant("Meta96", models.Meta, drop="lastTouchedAt", **_unchecked_fields("migrations"))
-AcpStream96 = variant("AcpStream96", models.AcpStream,
+AcpStream96 = variant("AcpStream96", acp.AcpStream,
                       drop="coalesceIdleMs hiddenBoundarySeparator maxChunkChars maxOutputChars maxSessionUpdateChars")
-AcpRuntimeDefaults96 = variant("AcpRuntimeDefaults96", models.AcpRuntimeDefaults, drop="ttlMinutes")
-Acp96 = variant("Acp96", models.Acp, drop="maxConcurrentSessions", stream=(AcpStream96, UNSET),
+AcpRuntimeDefaults96 = variant("AcpRuntimeDefaults96", acp.AcpRuntimeDefaults, drop="ttlMinutes")
+Acp96 = variant("Acp96", acp.Acp, drop="maxConcurrentSessions", stream=(AcpStream96, UNSET),
                 runtime=(AcpRuntimeDefaults96, UNSET))
 
 
 class _CronChecks(Refined):
-    refine = models.Cron.__dict__["refine"]
+    refine = cron.Cron.__dict__["refine"]
 
 
-Cron96 = variant("Cron96", models.Cron, drop="store maxConcurrentRuns retry runLog failureDestination",
+Cron96 = variant("Cron96", cron.Cron, drop="store maxConcurrentRuns retry runLog failureDestination",
                  root=_CronChecks, **_unchecked_fields("skipMissedJobs webhookSsrfPolicy"))
-ControlUi96 = variant("ControlUi96", models.ControlUi, drop="allowInsecureAuth chatMessageMaxWidth",
+ControlUi96 = variant("ControlUi96", gateway.ControlUi, drop="allowInsecureAuth chatMessageMaxWidth",
                       **_unchecked_fields("automaticallyFetchFavicons communityInvite environment experimental "
                                           "github sessionObserver"))
-TrustedProxy96 = variant("TrustedProxy96", models.TrustedProxy,
+TrustedProxy96 = variant("TrustedProxy96", gateway.TrustedProxy,
                          **_unchecked_fields("cloudflareAccessOidc deviceAutoApprove"))
-GatewayAuth96 = variant("GatewayAuth96", models.GatewayAuth, trustedProxy=(TrustedProxy96, UNSET),
+GatewayAuth96 = variant("GatewayAuth96", gateway.GatewayAuth, trustedProxy=(TrustedProxy96, UNSET),
                         **_unchecked_fields("identityScopes"))
-NodesPairing96 = variant("NodesPairing96", models.NodesPairing, **_unchecked_fields("autoApproveLocal sshVerify"))
-Nodes96 = variant("Nodes96", models.Nodes, drop="allowCommands denyCommands", pairing=(NodesPairing96, UNSET),
+NodesPairing96 = variant("NodesPairing96", gateway.NodesPairing, **_unchecked_fields("autoApproveLocal sshVerify"))
+Nodes96 = variant("Nodes96", gateway.Nodes, drop="allowCommands denyCommands", pairing=(NodesPairing96, UNSET),
                   **_unchecked_fields("allowSkills commands pluginTools"))
-Remote96 = variant("Remote96", models.Remote, drop="enabled", **_unchecked_fields("edgeAuth"))
-Tailscale96 = variant("Tailscale96", models.Tailscale, drop="resetOnExit serviceName")
-Reload96 = variant("Reload96", models.Reload, drop="debounceMs deferralTimeoutMs",
+Remote96 = variant("Remote96", gateway.Remote, drop="enabled", **_unchecked_fields("edgeAuth"))
+Tailscale96 = variant("Tailscale96", gateway.Tailscale, drop="resetOnExit serviceName")
+Reload96 = variant("Reload96", gateway.Reload, drop="debounceMs deferralTimeoutMs",
                    mode=(Annotated[Literal["off", "hybrid"], ONE_OF], UNSET))
-ChatCompletions96 = variant("ChatCompletions96", models.ChatCompletions,
+ChatCompletions96 = variant("ChatCompletions96", gateway.ChatCompletions,
                             drop="maxBodyBytes maxImageParts maxTotalImageBytes")
-Responses96 = variant("Responses96", models.Responses, drop="maxBodyBytes")
-Endpoints96 = variant("Endpoints96", models.Endpoints, chatCompletions=(ChatCompletions96, UNSET),
+Responses96 = variant("Responses96", gateway.Responses, drop="maxBodyBytes")
+Endpoints96 = variant("Endpoints96", gateway.Endpoints, chatCompletions=(ChatCompletions96, UNSET),
                       responses=(Responses96, UNSET))
-Http96 = variant("Http96", models.Http, endpoints=(Endpoints96, UNSET))
+Http96 = variant("Http96", gateway.Http, endpoints=(Endpoints96, UNSET))
 Gateway96 = variant(
-    "Gateway96", models.Gateway,
+    "Gateway96", gateway.Gateway,
     drop="channelHealthCheckMinutes channelMaxRestartsPerHour channelStaleEventThresholdMinutes handshakeTimeoutMs",
     controlUi=(ControlUi96, UNSET), auth=(GatewayAuth96, UNSET), nodes=(Nodes96, UNSET), remote=(Remote96, UNSET),
     tailscale=(Tailscale96, UNSET), reload=(Reload96, UNSET), http=(Http96, UNSET),

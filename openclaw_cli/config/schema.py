@@ -13,7 +13,7 @@ from openclaw_cli.config import paths
 from openclaw_cli.config.era import FILE_ERA, SQLITE_ERA, config_era
 from openclaw_cli.config.issues import ConfigIssue, config_issues
 from openclaw_cli.config.models import OpenClawConfig
-from openclaw_cli.config.zod import ZodTagged, is_number, tag_of
+from openclaw_cli.config.zod import Deferred, ZodTagged, is_number, tag_of
 from openclaw_cli.js.strings import js_trim
 from openclaw_cli.js.values import object_at
 
@@ -127,6 +127,10 @@ def _walk(kind: Any, value: Any, path: tuple, out: list) -> None:
     """Follow `value` through the type `kind`, collecting the unknown keys of strict objects."""
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if origin is typing.Annotated:
+        deferred = next((m for m in kind.__metadata__ if isinstance(m, Deferred)), None)
+        if deferred is not None:
+            _walk(deferred.kind(), value, path, out)
+            return
         tagged = next((m for m in kind.__metadata__ if isinstance(m, ZodTagged)), None)
         if tagged is not None:
             tag = tag_of(tagged.key)(value)

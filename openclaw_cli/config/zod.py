@@ -77,6 +77,37 @@ class Refined(Strict):
         return result
 
 
+class Deferred:
+    """`Annotated[Any, Deferred(build)]`: a value of the type `build()` returns, which is imported and
+    built on first use (a config's sections are built only when it has them). Its errors are the
+    type's own, at the field's path."""
+
+    def __init__(self, build: Callable[[], Any]):
+        self._build = build
+        self._kind: Any = None
+        self._adapter: Any = None
+
+    def kind(self) -> Any:
+        if self._kind is None:
+            self._kind = self._build()
+        return self._kind
+
+    def _check(self, value: Any) -> Any:
+        if self._adapter is None:
+            from pydantic import TypeAdapter
+
+            kind = self.kind()
+            model = isinstance(kind, type) and issubclass(kind, BaseModel)
+            self._adapter = TypeAdapter(kind) if model else TypeAdapter(kind, config=ConfigDict(strict=True))
+        try:
+            return self._adapter.validate_python(value)
+        except ValidationError as exc:
+            issues.raise_errors(exc.errors())
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> Any:
+        return core_schema.no_info_plain_validator_function(self._check)
+
+
 class OneOf:
     """`Annotated[Literal[...], ONE_OF]`: the literal compared with `===` (pydantic's Literal takes
     `0` for `False` and `True` for `1`), failing with the allowed values for the message."""
