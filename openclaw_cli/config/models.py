@@ -1,6 +1,7 @@
-"""OpenClaw's config schema as pydantic models, for the sections this tool reads.
+"""OpenClaw's config schema as pydantic models: the root, with its sections in `config/sections/`.
 
-The schema is OpenClaw 2026.7.1's (`src/config/zod-schema.ts`, zod); `config/zod.py` holds the pieces
+The schema is OpenClaw 2026.7.1's (`src/config/zod-schema.ts`, zod). A section's module is imported, and
+its models built, only when a config has that section. `config/zod.py` holds the pieces
 that make pydantic judge as zod does, `config/issues.py` reports the errors as OpenClaw words them.
 
 Every object is strict (unknown keys are reported) unless it is `Loose`; fields are optional
