@@ -2,16 +2,8 @@
 
 from typing import Annotated, Literal
 
-from openclaw_cli.config.sections.base import (
-    NonNegInt,
-    PosInt,
-    StrList,
-)
-from openclaw_cli.config.zod import (
-    ONE_OF,
-    UNSET,
-    Strict,
-)
+from openclaw_cli.config.sections.base import NonNegInt, PosInt, StrList
+from openclaw_cli.config.zod import ONE_OF, UNSET, Strict
 
 
 class AcpDispatch(Strict):

@@ -4,18 +4,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
-from openclaw_cli.config.sections.base import (
-    PosInt,
-    StrList,
-    with_unchecked,
-)
-from openclaw_cli.config.zod import (
-    ONE_OF,
-    UNION,
-    UNSET,
-    Strict,
-    required,
-)
+from openclaw_cli.config.sections.base import PosInt, StrList, with_unchecked
+from openclaw_cli.config.zod import ONE_OF, UNION, UNSET, Strict, required
 
 
 class AgentModelChoice(Strict):

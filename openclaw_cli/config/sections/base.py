@@ -6,11 +6,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, create_model
 
 from openclaw_cli.config.units import parse_byte_size, parse_duration_ms
-from openclaw_cli.config.zod import (
-    ONE_OF,
-    UNION,
-    JsNumber,
-)
+from openclaw_cli.config.zod import ONE_OF, UNION, JsNumber
 from openclaw_cli.js.strings import js_number_to_string, js_trim
 
 Num = Annotated[float, JsNumber()]

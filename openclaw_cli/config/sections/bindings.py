@@ -3,19 +3,8 @@
 from collections.abc import Iterable
 from typing import Annotated, Literal
 
-from openclaw_cli.config.sections.base import (
-    ChatType,
-    DmScope,
-    StrList,
-)
-from openclaw_cli.config.zod import (
-    ONE_OF,
-    UNION,
-    UNSET,
-    Refined,
-    Strict,
-    required,
-)
+from openclaw_cli.config.sections.base import ChatType, DmScope, StrList
+from openclaw_cli.config.zod import ONE_OF, UNION, UNSET, Refined, Strict, required
 from openclaw_cli.js.strings import js_trim
 from openclaw_cli.js.values import object_at
 

@@ -15,15 +15,7 @@ from openclaw_cli.config.sections.base import (
     size_ok,
 )
 from openclaw_cli.config.sections.secrets import SecretInput
-from openclaw_cli.config.zod import (
-    ONE_OF,
-    UNION,
-    UNSET,
-    Checked,
-    Refined,
-    Sized,
-    Strict,
-)
+from openclaw_cli.config.zod import ONE_OF, UNION, UNSET, Checked, Refined, Sized, Strict
 
 
 def _is_http_url(value: str) -> bool:

@@ -3,25 +3,9 @@
 from collections.abc import Iterable
 from typing import Annotated, Literal
 
-from openclaw_cli.config.sections.base import (
-    NonNegInt,
-    NotFalse,
-    Num,
-    PosInt,
-    StrList,
-    integer,
-)
+from openclaw_cli.config.sections.base import NonNegInt, NotFalse, Num, PosInt, StrList, integer
 from openclaw_cli.config.sections.secrets import SecretInput, _matches
-from openclaw_cli.config.zod import (
-    ONE_OF,
-    UNION,
-    UNSET,
-    Checked,
-    Loose,
-    Refined,
-    Strict,
-    required,
-)
+from openclaw_cli.config.zod import ONE_OF, UNION, UNSET, Checked, Loose, Refined, Strict, required
 from openclaw_cli.js.strings import js_trim
 
 

@@ -5,15 +5,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import Discriminator, Tag
 
-from openclaw_cli.config.zod import (
-    ONE_OF,
-    UNION,
-    Checked,
-    Strict,
-    ZodTagged,
-    required,
-    tag_of,
-)
+from openclaw_cli.config.zod import ONE_OF, UNION, Checked, Strict, ZodTagged, required, tag_of
 
 _FILE_SEGMENT = re.compile(r"(?:[^~]|~0|~1)*\Z")
 _EXEC_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/#-]{0,255}\Z")

@@ -18,15 +18,7 @@ from openclaw_cli.config.sections.base import (
     integer,
     size_ok,
 )
-from openclaw_cli.config.zod import (
-    ONE_OF,
-    UNION,
-    UNSET,
-    JsNumber,
-    Refined,
-    Strict,
-    required,
-)
+from openclaw_cli.config.zod import ONE_OF, UNION, UNSET, JsNumber, Refined, Strict, required
 
 
 class Reset(Strict):
