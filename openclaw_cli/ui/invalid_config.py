@@ -81,7 +81,10 @@ def _print_guard(report: Any, as_json: bool) -> None:
 
 def _print_failure(report: Any, as_json: bool) -> None:
     if report.read_failure is not None:
-        logged, reason = f"Failed to read config at {report.path}: {report.read_failure}", report.read_failure
+        from openclaw_cli.config.invalid import safe_text
+
+        reason = safe_text(report.read_failure)  # one line: our parser's words may hold a line break
+        logged = f"Failed to read config at {report.path}: {reason}"
     else:
         details = "\n".join(f"- {p.line_text(located=False)}" for p in report.problems)
         logged = reason = f"Invalid config at {report.path}:\n{details}"
