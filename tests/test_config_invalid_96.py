@@ -164,3 +164,13 @@ def test_a_file_era_invalid_config_keeps_its_one_line(home):
     for args in (["sessions", "cleanup", "--dry-run"], ["sessions"], ["sessions", "--json"], ["compact", "main"]):
         ours = run_ours(args, home)
         assert (ours.returncode, ours.stdout, ours.stderr) == (1, "", line), args
+
+
+def test_at_a_terminal_the_block_is_coloured_and_its_words_unchanged(tmp_path):
+    from helpers.cli import run_in_pty
+
+    home = _state(tmp_path, "enum and duration")
+    piped = run_ours(["sessions", "cleanup", "--dry-run"], home).stderr
+    shown = run_in_pty(["sessions", "cleanup", "--dry-run"], home, {})
+    assert "\x1b[1mOpenClaw config is invalid\x1b[0m\n" in shown and "\x1b" not in piped
+    assert re.sub(r"\x1b\[[0-9;]*m", "", shown) == piped
