@@ -29,6 +29,18 @@ class ConfigError(CliError):
     """The OpenClaw config file cannot be read, parsed or validated."""
 
 
+class InvalidConfigError(ConfigError):
+    """An invalid config judged by OpenClaw 2026.9.6's rules, with what its messages need (`report`,
+    config/invalid.py). `message` keeps the one-line form; ui/invalid_config.py prints 2026.9.6's.
+    `guarded` is False where 2026.9.6 reads the config in the command itself (`openclaw sessions`)
+    rather than in the check it runs before most commands."""
+
+    def __init__(self, message: str, report: object):
+        super().__init__(message)
+        self.report = report
+        self.guarded = True
+
+
 class StoreError(CliError):
     """A sessions.json that cannot be used safely (corrupt, not an object, unreadable)."""
 

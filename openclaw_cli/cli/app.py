@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> None:
     from typer._click import exceptions as click_exc
 
     from openclaw_cli.config.paths import apply_cli_profile, parse_cli_profile_args
-    from openclaw_cli.errors import CliError
+    from openclaw_cli.errors import CliError, InvalidConfigError
     from openclaw_cli.ui.console import GuardedStream
 
     args = list(sys.argv[1:] if argv is None else argv)
@@ -144,6 +144,12 @@ def main(argv: list[str] | None = None) -> None:
         command = get_command(app)
         code = command.main(hoist_global_options(command, args), prog_name="openclaw", standalone_mode=False)
         sys.stdout.flush()
+    except InvalidConfigError as err:
+        from openclaw_cli.ui.invalid_config import print_invalid_config
+
+        _discard_unwritable_stdout()
+        print_invalid_config(err.report, guarded=err.guarded, argv=args)
+        sys.exit(err.exit_code)
     except CliError as err:
         _discard_unwritable_stdout()
         console.error_line(err.message.rstrip("\n"))

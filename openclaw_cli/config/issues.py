@@ -21,6 +21,8 @@ class ConfigIssue:
     message: str
     unknown_keys: tuple[str, ...] = ()  # for an object's unknown keys: the keys, in the config's order
     variable: str = ""  # for a `${VAR}` that is not set: the variable's name
+    segments: tuple | None = None  # the schema's path (keys, list indexes), for the issues the schema reports
+    allowed: tuple = ()  # the values that would have been accepted, when they can be listed
 
     def format(self) -> str:
         return f"{self.path or '<root>'}: {self.message}"
@@ -191,12 +193,13 @@ def config_issues(error: ValidationError, *, sqlite_era: bool = False) -> list[C
                 issues[-1].unknown_keys += (str(loc[-1]),)
                 continue
             last_extra, key, loc = loc[:-1], str(loc[-1]), loc[:-1]
-            issues.append(ConfigIssue(".".join(str(p) for p in loc), message(row), (key,)))
+            issues.append(ConfigIssue(".".join(str(p) for p in loc), message(row), (key,), segments=loc))
             continue
         last_extra = None
         if loc and loc[-1] == "[key]":
             loc = loc[:-1]
-        issues.append(ConfigIssue(".".join(str(p) for p in loc), message(row)))
+        issues.append(ConfigIssue(".".join(str(p) for p in loc), message(row), segments=loc,
+                                  allowed=tuple(_allowed_values(row) or ())))
     if sqlite_era:
         for issue in issues:
             issue.message = issue.snapshot_message

@@ -36,6 +36,9 @@ class LoadedConfig:
     data: dict
     issues: list[ConfigIssue] = field(default_factory=list)
     warnings: list[ConfigIssue] = field(default_factory=list)
+    raw: str | None = None  # the file's text, as read
+    parsed: Any = None  # the file as written (before `$include` and `${VAR}`)
+    read_failure: str | None = None  # the parser's words when the text is no JSON5
 
     @property
     def valid(self) -> bool:
@@ -71,10 +74,24 @@ def load_config(env: MutableMapping[str, str] | None = None, *, strict: bool = T
         load_config_dotenv(env, cwd)
     loaded = _load_file(path, env)
     if strict and loaded.issues:
-        raise ConfigError(format_config_error(path, loaded.issues))
+        raise _invalid_config(loaded, env)
     if strict:
         _warn_missing_env(loaded)
     return loaded
+
+
+def _invalid_config(loaded: LoadedConfig, env: MutableMapping[str, str]) -> ConfigError:
+    """The error of an invalid config: the one-line form, with 2026.9.6's report in its era."""
+    from openclaw_cli.config.era import SQLITE_ERA, config_era
+
+    message = format_config_error(loaded.path, loaded.issues)
+    if config_era(loaded.data, env) != SQLITE_ERA:
+        return ConfigError(message)
+    from openclaw_cli.config.invalid import build_report
+    from openclaw_cli.errors import InvalidConfigError
+
+    return InvalidConfigError(message, build_report(loaded.path, loaded.issues, loaded.raw, loaded.parsed,
+                                                    loaded.data, loaded.read_failure))
 
 
 def missing_env_lines(loaded: LoadedConfig) -> list[str]:
@@ -107,15 +124,15 @@ def _load_file(path: str, env: MutableMapping[str, str]) -> LoadedConfig:
     try:
         parsed = parse_json5(raw, path)
     except ValueError as exc:
-        return LoadedConfig(path, True, {}, [ConfigIssue("", f"JSON5 parse failed: {exc}")])
+        return LoadedConfig(path, True, {}, [ConfigIssue("", f"JSON5 parse failed: {exc}")], raw=raw,
+                            read_failure=str(exc))
     try:
         data, issues, warnings = resolve_config(parsed, path, env)
-    except ConfigIncludeError as exc:
-        return LoadedConfig(path, True, parsed if isinstance(parsed, dict) else {}, [ConfigIssue("", str(exc))])
-    except RecursionError:
-        return LoadedConfig(path, True, parsed if isinstance(parsed, dict) else {},
-                            [ConfigIssue("", "Include resolution failed")])
-    return LoadedConfig(path, True, data, issues, warnings)
+    except (ConfigIncludeError, RecursionError) as exc:
+        message = str(exc) if isinstance(exc, ConfigIncludeError) else "Include resolution failed"
+        return LoadedConfig(path, True, parsed if isinstance(parsed, dict) else {}, [ConfigIssue("", message)],
+                            raw=raw, parsed=parsed)
+    return LoadedConfig(path, True, data, issues, warnings, raw=raw, parsed=parsed)
 
 
 def resolve_config(parsed: Any, path: str, env: MutableMapping[str, str]

@@ -100,6 +100,20 @@ def resolve_effective_home(env: Mapping[str, str] | None = None) -> str | None:
     return resolve_path(raw) if raw else None
 
 
+def display_path(path: str, env: Mapping[str, str] | None = None) -> str:
+    """A path with the home folder shown as `~` (`$OPENCLAW_HOME` when that is set), as OpenClaw shows it."""
+    env = _env(env)
+    home = resolve_effective_home(env)
+    if not home or not path:
+        return path
+    prefix = "$OPENCLAW_HOME" if (env.get("OPENCLAW_HOME") or "").strip() else "~"
+    if path == home:
+        return prefix
+    if path.startswith(home + "/"):
+        return prefix + path[len(home):]
+    return path
+
+
 def resolve_required_home(env: Mapping[str, str] | None = None) -> str:
     """The effective home, falling back to the current directory."""
     home = resolve_effective_home(env) or _cwd()

@@ -81,17 +81,9 @@ class DoctorContext:
 
     def display(self, path: str) -> str:
         """A path with the home folder shown as `~` (`$OPENCLAW_HOME` when that is set)."""
-        from openclaw_cli.config.paths import resolve_effective_home
+        from openclaw_cli.config.paths import display_path
 
-        home = resolve_effective_home(self.env)
-        if not home or not path:
-            return path
-        prefix = "$OPENCLAW_HOME" if (self.env.get("OPENCLAW_HOME") or "").strip() else "~"
-        if path == home:
-            return prefix
-        if path.startswith(home + "/"):
-            return prefix + path[len(home):]
-        return path
+        return display_path(path, self.env)
 
     def note_secret(self, value: Any) -> None:
         """Remember a credential so that no output ever shows it."""
