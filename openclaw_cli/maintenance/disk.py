@@ -179,7 +179,7 @@ def _largest(store: Mapping[str, dict], paths: EntryPaths, by_name: Mapping[str,
         return []
     prefix = paths.view.real_dir + "/"
     cut = len(prefix)
-    artifact_paths = paths.artifact_canonical_paths  # resolved (and cached) by referenced_paths
+    artifact_paths = paths.artifact_canonical_paths
 
     def size_of(entry: dict) -> int:
         found = artifact_paths(entry)
