@@ -104,7 +104,8 @@ def _would_free(req: DiskRequest, paths: EntryPaths) -> int:
 
     plan = plan_apply(ApplyRequest(cfg=req.cfg, target=req.target, loaded=req.loaded, view=paths.view,
                                    settings=req.settings, mode="enforce", opts=CleanupOptions(enforce=True),
-                                   env=req.env, now_ms=req.now_ms, home=req.home, paths=paths))
+                                   env=req.env, now_ms=req.now_ms, home=req.home, paths=paths,
+                                   effects_only=True))
     if plan.lost_index_transcripts:
         return 0  # the applying run refuses a lost index: it frees nothing
     return sum(e.size for e in plan.effects if e.kind == "delete")
