@@ -17,7 +17,7 @@ def _folder(tmp_path, names: dict[str, bytes]):
 def test_files_are_listed_in_byte_order_whatever_their_names():
     names = ["b.jsonl", "a.jsonl", "é.jsonl", "z.jsonl", "\udc80.jsonl", "A.jsonl"]
     view = FsView(sessions_dir="/x", real_dir="/x", scanned=True,
-                  _files={n: FileInfo(f"/x/{n}", f"/x/{n}", n, 1, 0) for n in names})
+                  _files={f"/x/{n}": FileInfo(f"/x/{n}", f"/x/{n}", 1, 0) for n in names})
     listed = [f.name for f in view.list_files()]
     assert listed == sorted(names, key=lambda n: n.encode("utf-8", "surrogateescape"))
     assert listed.index("\udc80.jsonl") < listed.index("é.jsonl")  # raw byte 0x80 before 0xC3

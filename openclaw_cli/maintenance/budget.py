@@ -92,7 +92,7 @@ def _remove_blob(remover: Remover, f: FileInfo, ref_counts, blob_cutoff, temp_cu
         info = remover.view.lstat(f.path)
         if info is None or info[0] != "file":
             return 0
-        f = FileInfo(f.path, f.canonical, f.name, info[1], info[2])
+        f = FileInfo(f.path, f.canonical, info[1], info[2])
     if not _blob_removable(f, ref_counts, blob_cutoff, temp_cutoff):
         return 0
     return remover.remove(f.path, f.canonical)

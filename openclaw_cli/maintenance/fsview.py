@@ -40,9 +40,14 @@ class FileInfo:
 
     path: str
     canonical: str
-    name: str
     size: int
     mtime_ns: int
+
+    @property
+    def name(self) -> str:
+        """The file's name (cut from its path when asked: a folder of 100,000 files keeps no second copy)."""
+        canonical = self.canonical
+        return canonical[canonical.rfind("/") + 1:]
 
     @property
     def mtime_ms(self) -> float:
@@ -76,7 +81,7 @@ class FsView:
 
     sessions_dir: str
     real_dir: str = ""
-    _files: dict[str, FileInfo] = field(default_factory=dict)  # name → the scanned regular file
+    _files: dict[str, FileInfo] = field(default_factory=dict)  # canonical path → the scanned regular file
     _others: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # name → (kind, size, mtime_ns)
     _symlinks: set[str] = field(default_factory=set)
     overlay: dict[str, Virtual | None] = field(default_factory=dict)
@@ -115,8 +120,8 @@ class FsView:
                 kind = _kind(st.st_mode)
                 if kind == "file":
                     canonical = f"{real}/{name}"
-                    self._files[name] = FileInfo(canonical if shown == real else f"{shown}/{name}", canonical, name,
-                                                 st.st_size, st.st_mtime_ns)
+                    self._files[canonical] = FileInfo(canonical if shown == real else f"{shown}/{name}", canonical,
+                                                      st.st_size, st.st_mtime_ns)
                     continue
                 self._others[name] = (kind, st.st_size, st.st_mtime_ns)
                 if kind == "link":
@@ -153,7 +158,7 @@ class FsView:
         if self._written_dirs and self._virtual_dir(key):
             return ("dir", 0, 0)
         if top and self.scanned:
-            found = self._files.get(name)
+            found = self._files.get(key)
             return ("file", found.size, found.mtime_ns) if found is not None else self._others.get(name)
         try:
             st = os.lstat(key)
@@ -197,7 +202,7 @@ class FsView:
             return key if self.overlay[key] is not None else None
         name = self._top_name(key)
         if name is not None and key.startswith(self.real_dir + "/"):
-            if name not in self._files and name not in self._others:
+            if key not in self._files and name not in self._others:
                 return None
             if name not in self._symlinks:
                 return key
@@ -250,7 +255,7 @@ class FsView:
         """The scan's regular files in readdir order, built once (they never change)."""
         if self._scan_files is None:
             files = self._files
-            self._scan_files = [files[name] for name in sorted_names(files)]
+            self._scan_files = [files[path] for path in sorted_names(files)]  # one folder: as their names sort
         return self._scan_files
 
     def _list_files(self) -> list[FileInfo]:
@@ -268,12 +273,12 @@ class FsView:
         for key, v in changed.items():
             if v is not None and v.kind == "file":
                 name = key[cut:]
-                added.append(FileInfo(key if same else f"{self.sessions_dir}/{name}", key, name, v.size, v.mtime_ns))
+                added.append(FileInfo(key if same else f"{self.sessions_dir}/{name}", key, v.size, v.mtime_ns))
         if not added:
             return kept
         kept.extend(added)
-        if all(f.name.isascii() for f in kept):  # as sorted_names: ASCII names compare as their bytes
-            kept.sort(key=_plain_name_of)  # two sorted runs: the sort merges them
+        if all(f.canonical.isascii() for f in kept):  # as sorted_names: ASCII paths compare as their bytes
+            kept.sort(key=_canonical_of)  # one folder, so as the names sort; two sorted runs: the sort merges them
         else:
             kept.sort(key=_file_order)
         return kept
@@ -287,14 +292,11 @@ class FsView:
         if self.overlay:
             blob_sizes.update((f.canonical, f.size) for f in self.list_files())
             return lambda canonical: blob_sizes.get(canonical, 0)
-        prefix, scanned = self.real_dir + "/", self._files
-        cut = len(prefix)
+        scanned = self._files
 
         def size(canonical: str) -> int:
-            if canonical.startswith(prefix) and "/" not in canonical[cut:]:
-                found = scanned.get(canonical[cut:])
-                return found.size if found is not None else 0
-            return blob_sizes.get(canonical, 0)
+            found = scanned.get(canonical)
+            return found.size if found is not None else blob_sizes.get(canonical, 0)
 
         return size
 
@@ -304,7 +306,7 @@ class FsView:
         real = self.realpath(directory) or directory
         names: set[str] = set()
         if real == self.real_dir:
-            names.update(self._files)
+            names.update(f.name for f in self._files.values())
             names.update(self._others)
         else:
             try:
@@ -343,7 +345,7 @@ class FsView:
                 st = self.lstat(path)
                 if st is None or st[0] != "file":
                     continue
-                out.append(FileInfo(path, self.canonical(path), name, st[1], st[2]))
+                out.append(FileInfo(path, self.canonical(path), st[1], st[2]))
         return out
 
     # -- planned effects ----------------------------------------------------------------
@@ -381,8 +383,8 @@ class FsView:
             parent = parent.rsplit("/", 1)[0]
 
 
-def _plain_name_of(f: FileInfo) -> str:
-    return f.name
+def _canonical_of(f: FileInfo) -> str:
+    return f.canonical
 
 
 def _file_order(f: FileInfo) -> bytes:
