@@ -27,10 +27,18 @@ def _resolve_joined(joined: str) -> str:
     return out
 
 
+def _is_normal_absolute(path: str) -> bool:
+    """An absolute path with no empty, `.` or `..` segment and no trailing slash."""
+    return (path.startswith("/") and "//" not in path and "/./" not in path and "/../" not in path
+            and not path.endswith(("/", "/.", "/..")))
+
+
 def resolve(*segments: str) -> str:
     """`path.resolve`: absolute, normalised, no trailing slash (relative to the current folder)."""
     if len(segments) == 1:
         seg = segments[0]
+        if _is_normal_absolute(seg):
+            return seg  # normalising would give it back unchanged: nothing to compute or to cache
         cached = _RESOLVED.get(seg)
         if cached is not None:
             return cached

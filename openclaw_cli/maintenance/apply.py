@@ -50,6 +50,7 @@ class ApplyRequest:
     now_ms: int
     home: str
     paths: EntryPaths | None = None  # the caller's resolver on the same view (its path cache is shared)
+    effects_only: bool = False  # only the renames and deletions are wanted (sessions disk): no store text
 
 
 @dataclass
@@ -98,7 +99,11 @@ def plan_apply(req: ApplyRequest) -> ApplyPlan:
     else:
         done = _enforce(req, paths, store, swept, why)
     # 4. The write: prompt blobs first, then the store, skipped when the bytes would not change.
-    proj, write_store = _note_write(req, store)
+    if req.effects_only:
+        # The write removes nothing and the sweep never removes a file it makes: the effects are the same.
+        proj, write_store = store_mod.Projection(chunks=[], prompt_blobs={}, keys=[], changed=False), False
+    else:
+        proj, write_store = _note_write(req, store)
     # 5. After the write: archive retired direct-DM transcripts, then sweep orphans (enforce only).
     referenced_ids = _session_ids(store)
     if fixes.dm_removed_files:

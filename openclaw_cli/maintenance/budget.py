@@ -21,7 +21,7 @@ class Remover:
 
     view: FsView
     dry_run: bool
-    sizes: dict[str, int]
+    sizes: Callable[[str], int]  # the scanned size of a listed file (FsView.listed_sizes)
     removed: set[str] = field(default_factory=set)
     on_removed: Callable[[str], None] | None = None
     reason: str = ""
@@ -34,7 +34,7 @@ class Remover:
         if self.dry_run:
             if canonical in self.removed:
                 return 0
-            n = self.sizes.get(canonical, 0)
+            n = self.sizes(canonical)
             if n <= 0:
                 return 0
             self.removed.add(canonical)
@@ -57,6 +57,10 @@ class Remover:
             blob = "/skills-prompts/sha256/" in canonical
             family = artifacts.family_of(name, False, self.store_name, in_blob_folder=blob)
             self.why.file(canonical, "remove", family, "disk-budget", self.why_text)
+
+
+def _unused_sizes(_canonical: str) -> int:
+    raise AssertionError("an applying run stats the file it removes")
 
 
 def blob_hash_of(entry) -> str | None:
@@ -88,7 +92,7 @@ def _remove_blob(remover: Remover, f: FileInfo, ref_counts, blob_cutoff, temp_cu
         info = remover.view.lstat(f.path)
         if info is None or info[0] != "file":
             return 0
-        f = FileInfo(f.path, f.canonical, f.name, info[1], info[2])
+        f = FileInfo(f.path, f.canonical, info[1], info[2])
     if not _blob_removable(f, ref_counts, blob_cutoff, temp_cutoff):
         return 0
     return remover.remove(f.path, f.canonical)
@@ -137,7 +141,6 @@ class _Footprint:
 
     files: list[FileInfo]
     blobs: list[FileInfo]
-    sizes: dict[str, int]
     existing_blobs: dict[str, FileInfo]  # prompt-blob hash -> its file
     virtual_blob_bytes: dict[str, int]  # blobs the write would create
     hash_by_key: dict[str, str]
@@ -150,8 +153,6 @@ class _Footprint:
 def _measure(store: dict[str, dict], store_path: str, view: FsView) -> _Footprint:
     files = view.list_files()
     blobs = view.list_blob_files()
-    sizes = {f.canonical: f.size for f in files}
-    sizes.update((f.canonical, f.size) for f in blobs)
     store_canonical = view.canonical(store_path)
     store_file_size = next((f.size for f in files if f.canonical == store_canonical), 0)
     measured = projection.measure(store, store_path)
@@ -164,8 +165,8 @@ def _measure(store: dict[str, dict], store_path: str, view: FsView) -> _Footprin
     hash_by_key = measured.blob_hash_by_key
     total = (sum(f.size for f in files) + sum(f.size for f in blobs) - store_file_size
              + measured.size_bytes + sum(virtual_blob_bytes.values()))
-    return _Footprint(files, blobs, sizes, existing_blobs, virtual_blob_bytes, hash_by_key,
-                      _ref_counts(hash_by_key), dict(measured.chunk_sizes), measured.size_bytes, total)
+    return _Footprint(files, blobs, existing_blobs, virtual_blob_bytes, hash_by_key,
+                      _ref_counts(hash_by_key), measured.chunk_sizes, measured.size_bytes, total)
 
 
 def _finite_or_zero(value) -> float:
@@ -310,7 +311,8 @@ def enforce_disk_budget(*, store: dict[str, dict], store_path: str, paths: Entry
         return _result(before, fp.total, 0, 0, 0, max_bytes, high_water, False)
     if rules.warn_only:
         return _result(before, fp.total, 0, 0, 0, max_bytes, high_water, True)
-    remover = Remover(paths.view, rules.dry_run, fp.sizes, on_removed=rules.on_removed, reason="disk budget",
+    sizes = paths.view.listed_sizes(fp.blobs) if rules.dry_run else _unused_sizes
+    remover = Remover(paths.view, rules.dry_run, sizes, on_removed=rules.on_removed, reason="disk budget",
                       why=rules.why, store_name=store_path.rsplit("/", 1)[-1],
                       why_text=f"disk budget: {size(fp.total)} > maxDiskBytes {size(max_bytes)}, oldest removable "
                       f"files first down to highWaterBytes {size(high_water)}" if rules.why else "")
@@ -333,8 +335,6 @@ def sweep_unreferenced(*, store: dict[str, dict], store_path: str, paths: EntryP
     view = paths.view
     files = view.list_files()
     blobs = view.list_blob_files()
-    sizes = {f.canonical: f.size for f in files}
-    sizes.update((f.canonical, f.size) for f in blobs)
     referenced = paths.referenced_paths(store)
     ref_counts = _ref_counts(projection.blob_hashes(store, store_path))
     cutoff = now_ms - older
@@ -370,7 +370,7 @@ def sweep_unreferenced(*, store: dict[str, dict], store_path: str, paths: EntryP
             note.kept_blob(f, ref_counts, max(older, PROMPT_BLOB_GRACE_MS))
     queue.sort(key=lambda item: item[1].mtime_ms)
 
-    remover = Remover(view, dry_run, sizes, on_removed=on_removed, reason="unreferenced artifact")
+    remover = Remover(view, dry_run, view.listed_sizes(blobs) if dry_run else _unused_sizes, on_removed=on_removed, reason="unreferenced artifact")
     removed = freed = 0
     for kind, f in queue:
         if kind == "blob":

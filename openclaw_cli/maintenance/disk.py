@@ -104,7 +104,8 @@ def _would_free(req: DiskRequest, paths: EntryPaths) -> int:
 
     plan = plan_apply(ApplyRequest(cfg=req.cfg, target=req.target, loaded=req.loaded, view=paths.view,
                                    settings=req.settings, mode="enforce", opts=CleanupOptions(enforce=True),
-                                   env=req.env, now_ms=req.now_ms, home=req.home, paths=paths))
+                                   env=req.env, now_ms=req.now_ms, home=req.home, paths=paths,
+                                   effects_only=True))
     if plan.lost_index_transcripts:
         return 0  # the applying run refuses a lost index: it frees nothing
     return sum(e.size for e in plan.effects if e.kind == "delete")
@@ -179,7 +180,7 @@ def _largest(store: Mapping[str, dict], paths: EntryPaths, by_name: Mapping[str,
         return []
     prefix = paths.view.real_dir + "/"
     cut = len(prefix)
-    artifact_paths = paths.artifact_canonical_paths  # resolved (and cached) by referenced_paths
+    artifact_paths = paths.artifact_canonical_paths
 
     def size_of(entry: dict) -> int:
         found = artifact_paths(entry)

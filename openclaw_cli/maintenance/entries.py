@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from openclaw_cli.js import paths as jspath
 from openclaw_cli.js.strings import js_trim
@@ -11,7 +11,6 @@ from openclaw_cli.store import session_files as sessionpaths
 
 EMPTY_TRANSCRIPT_MAX_BYTES = 4096
 _MESSAGE_ROLES = frozenset(("user", "assistant", "tool", "toolResult", "system"))
-_ALWAYS = -1  # cache stamp of an answer no planned effect can change
 
 
 class EntryPaths:
@@ -82,20 +81,20 @@ class EntryPaths:
         return path if jspath.is_inside(base, path) else None
 
     def _artifact_lists(self, entry: dict) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """(paths, canonical paths), cached until the view's planned effects change."""
+        """(paths, canonical paths); a general resolution is cached until the view's planned effects change."""
         sid, file = entry.get("sessionId"), entry.get("sessionFile")
-        cache_key = (sid if isinstance(sid, str) else None, file if isinstance(file, str) else None)
-        hit = self._artifacts.get(cache_key)
-        if hit is not None and (hit[0] == self.view.version or hit[0] == _ALWAYS):
-            return hit[1], hit[2] if hit[2] is not None else hit[1]
         paths: tuple[str, ...]
         fast = self._fast_transcript(sid, file) if sid and isinstance(sid, str) else None
         if fast is not None and not self.view._symlinks:
             # A plain transcript name resolved without the overlay; its sidecars share its folder
-            # and stem, so they are plain names too, whatever effects get planned later.
+            # and stem, so they are plain names too, whatever effects get planned later. Built
+            # afresh each time: cheap, where a cache of them grows by ~0.6 KB an entry.
             paths = (fast, sessionpaths.trajectory_pointer_path(fast), sessionpaths.trajectory_runtime_path(fast))
-            self._artifacts[cache_key] = (_ALWAYS, paths, None)
             return paths, paths
+        cache_key = (sid if isinstance(sid, str) else None, file if isinstance(file, str) else None)
+        hit = self._artifacts.get(cache_key)
+        if hit is not None and hit[0] == self.view.version:
+            return hit[1], hit[2] if hit[2] is not None else hit[1]
         transcript = self.transcript_inside(entry)
         if transcript is None:
             paths = ()
@@ -114,32 +113,47 @@ class EntryPaths:
     def artifact_canonical_paths(self, entry: dict) -> tuple[str, ...]:
         return self._artifact_lists(entry)[1]
 
+    def _listed(self) -> dict[str, str]:
+        """Every file the view lists (the folder's and the blob folder's), canonical path to itself."""
+        listed = {f.canonical: f.canonical for f in self.view.list_files()}
+        listed.update((f.canonical, f.canonical) for f in self.view.list_blob_files())
+        return listed
+
+    def listed_artifacts(self, entries: Iterable[dict]) -> set[str]:
+        """The listed files among these entries' artifacts (canonical), as the listing's own strings."""
+        listed = self._listed()
+        found: set[str] = set()
+        for entry in entries:
+            found.update(listed[p] for p in self._artifact_lists(entry)[1] if p in listed)
+        return found
+
     def referenced_paths(self, store: Mapping[str, dict]) -> set[str]:
-        """Paths kept alive by the store: transcripts, their sidecars, checkpoint files."""
+        """The listed files the store keeps alive: transcripts, their sidecars, checkpoint files.
+
+        Only files the view lists are in the set, as the very string objects of their listing:
+        every caller asks about such files, and fresh paths for every entry would cost a new
+        string per path (about 0.4 KB an entry)."""
+        listed = self._listed()
         base = self.view.canonical(self.sessions_dir)
         referenced: set[str] = set()
-        cache, version = self._artifacts, self.view.version
         for entry in store.values():
-            sid, file = entry.get("sessionId"), entry.get("sessionFile")
-            hit = cache.get((sid if isinstance(sid, str) else None, file if isinstance(file, str) else None))
-            if hit is not None and (hit[0] == version or hit[0] == _ALWAYS):  # _artifact_lists, inlined
-                referenced.update(hit[2] if hit[2] is not None else hit[1])
-            else:
-                referenced.update(self.artifact_canonical_paths(entry))
+            referenced.update(listed[p] for p in self._artifact_lists(entry)[1] if p in listed)
             checkpoints = entry.get("compactionCheckpoints")
-            if not isinstance(checkpoints, list):
-                continue
-            for checkpoint in checkpoints:
-                for side in ("preCompaction", "postCompaction"):
-                    part = checkpoint.get(side) if isinstance(checkpoint, dict) else None
-                    file = part.get("sessionFile") if isinstance(part, dict) else None
-                    if isinstance(file, str):
-                        trimmed = js_trim(file)
-                        if trimmed:
-                            path = self.view.canonical(trimmed)
-                            if jspath.is_inside(base, path):
-                                referenced.add(path)
+            if isinstance(checkpoints, list):
+                self._add_checkpoints(checkpoints, base, listed, referenced)
         return referenced
+
+    def _add_checkpoints(self, checkpoints: list, base: str, listed: dict[str, str], referenced: set[str]) -> None:
+        for checkpoint in checkpoints:
+            for side in ("preCompaction", "postCompaction"):
+                part = checkpoint.get(side) if isinstance(checkpoint, dict) else None
+                file = part.get("sessionFile") if isinstance(part, dict) else None
+                if isinstance(file, str):
+                    trimmed = js_trim(file)
+                    if trimmed:
+                        path = self.view.canonical(trimmed)
+                        if path in listed and jspath.is_inside(base, path):
+                            referenced.add(listed[path])
 
     def has_no_messages(self, path: str) -> bool:
         """A regular file of at most 4 KiB whose lines all parse and none is a message record."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat as stat_mod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from openclaw_cli.js import paths as jspath
@@ -23,15 +24,30 @@ def _name_order(name: str) -> bytes:
     return name.encode("utf-8", "surrogateescape")
 
 
+def sorted_names(names) -> list[str]:
+    """Names in readdir order. ASCII names compare as their bytes do, so they are sorted as
+    they are; only a folder with another name pays for a byte key per name."""
+    out = sorted(names)
+    if all(n.isascii() for n in out):
+        return out
+    out.sort(key=_name_order)
+    return out
+
+
 @dataclass(slots=True)
 class FileInfo:
     """A regular file found by a folder scan (OpenClaw's readSessionsDirFiles record)."""
 
     path: str
     canonical: str
-    name: str
     size: int
     mtime_ns: int
+
+    @property
+    def name(self) -> str:
+        """The file's name (cut from its path when asked: a folder of 100,000 files keeps no second copy)."""
+        canonical = self.canonical
+        return canonical[canonical.rfind("/") + 1:]
 
     @property
     def mtime_ms(self) -> float:
@@ -49,7 +65,7 @@ class Virtual:
     kind: str = "file"
 
 
-@dataclass
+@dataclass(slots=True)
 class Effect:
     kind: str  # "rename" | "delete"
     path: str
@@ -65,7 +81,8 @@ class FsView:
 
     sessions_dir: str
     real_dir: str = ""
-    _base: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # name → (kind, size, mtime_ns)
+    _files: dict[str, FileInfo] = field(default_factory=dict)  # canonical path → the scanned regular file
+    _others: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # name → (kind, size, mtime_ns)
     _symlinks: set[str] = field(default_factory=set)
     overlay: dict[str, Virtual | None] = field(default_factory=dict)
     _written_dirs: set[str] = field(default_factory=set)
@@ -90,18 +107,25 @@ class FsView:
         except OSError:
             self.scanned = True
             return
+        real, shown = self.real_dir, self.sessions_dir
         with it:
             for entry in it:
-                if entry.name in ignore:
+                name = entry.name
+                if name in ignore:
                     continue
                 try:
                     st = entry.stat(follow_symlinks=False)
                 except OSError:
                     continue
                 kind = _kind(st.st_mode)
-                self._base[entry.name] = (kind, st.st_size, st.st_mtime_ns)
+                if kind == "file":
+                    canonical = f"{real}/{name}"
+                    self._files[canonical] = FileInfo(canonical if shown == real else f"{shown}/{name}", canonical,
+                                                      st.st_size, st.st_mtime_ns)
+                    continue
+                self._others[name] = (kind, st.st_size, st.st_mtime_ns)
                 if kind == "link":
-                    self._symlinks.add(entry.name)
+                    self._symlinks.add(name)
         self.scanned = True
 
     # -- path helpers -------------------------------------------------------------------
@@ -115,8 +139,10 @@ class FsView:
 
     def _key(self, path: str) -> str:
         """Overlay key: the path with the folder part spelled as the real folder."""
-        name = self._top_name(path)
-        return f"{self.real_dir}/{name}" if name is not None else path
+        head, _, name = path.rpartition("/")
+        if head == self.sessions_dir and head != self.real_dir and name:
+            return f"{self.real_dir}/{name}"
+        return path  # already spelled with the real folder (the same string, not a copy), or not in it
 
     # -- stat-like queries ----------------------------------------------------------------
 
@@ -132,7 +158,8 @@ class FsView:
         if self._written_dirs and self._virtual_dir(key):
             return ("dir", 0, 0)
         if top and self.scanned:
-            return self._base.get(name)
+            found = self._files.get(key)
+            return ("file", found.size, found.mtime_ns) if found is not None else self._others.get(name)
         try:
             st = os.lstat(key)
         except OSError:
@@ -175,7 +202,7 @@ class FsView:
             return key if self.overlay[key] is not None else None
         name = self._top_name(key)
         if name is not None and key.startswith(self.real_dir + "/"):
-            if name not in self._base:
+            if key not in self._files and name not in self._others:
                 return None
             if name not in self._symlinks:
                 return key
@@ -227,39 +254,51 @@ class FsView:
     def _scanned_files(self) -> list[FileInfo]:
         """The scan's regular files in readdir order, built once (they never change)."""
         if self._scan_files is None:
-            same = self.sessions_dir == self.real_dir
-            files = []
-            for name in sorted((n for n, info in self._base.items() if info[0] == "file"), key=_name_order):
-                _, size, mtime_ns = self._base[name]
-                canonical = f"{self.real_dir}/{name}"
-                files.append(FileInfo(canonical if same else f"{self.sessions_dir}/{name}", canonical, name, size,
-                                      mtime_ns))
-            self._scan_files = files
+            files = self._files
+            self._scan_files = [files[path] for path in sorted_names(files)]  # one folder: as their names sort
         return self._scan_files
 
     def _list_files(self) -> list[FileInfo]:
         prefix = self.real_dir + "/"
         cut = len(prefix)
-        changed: dict[str, Virtual | None] = {}
-        for key, v in self.overlay.items():
-            if key.startswith(prefix) and "/" not in key[cut:]:
-                changed[key[cut:]] = v
+        # Overlay keys are canonical paths, as a listed file's `canonical` is: no name is cut out
+        # of a key unless its file is listed.
+        changed = {key: v for key, v in self.overlay.items() if key.startswith(prefix) and "/" not in key[cut:]}
         scanned = self._scanned_files()
         if not changed:
             return scanned
-        kept = [f for f in scanned if f.name not in changed]
+        kept = [f for f in scanned if f.canonical not in changed]
         same = self.sessions_dir == self.real_dir
         added = []
-        for name, v in changed.items():
+        for key, v in changed.items():
             if v is not None and v.kind == "file":
-                canonical = prefix + name
-                added.append(FileInfo(canonical if same else f"{self.sessions_dir}/{name}", canonical, name, v.size,
-                                      v.mtime_ns))
+                name = key[cut:]
+                added.append(FileInfo(key if same else f"{self.sessions_dir}/{name}", key, v.size, v.mtime_ns))
         if not added:
             return kept
         kept.extend(added)
-        kept.sort(key=_file_order)  # two sorted runs: the sort merges them
+        if all(f.canonical.isascii() for f in kept):  # as sorted_names: ASCII paths compare as their bytes
+            kept.sort(key=_canonical_of)  # one folder, so as the names sort; two sorted runs: the sort merges them
+        else:
+            kept.sort(key=_file_order)
         return kept
+
+    def listed_sizes(self, blobs: list[FileInfo]) -> Callable[[str], int]:
+        """The size of a listed file (`list_files` or the given blob files) by canonical path, 0 for any other.
+
+        Without planned effects the folder's files are answered from the scan itself, so no
+        map of every path is built."""
+        blob_sizes = {f.canonical: f.size for f in blobs}
+        if self.overlay:
+            blob_sizes.update((f.canonical, f.size) for f in self.list_files())
+            return lambda canonical: blob_sizes.get(canonical, 0)
+        scanned = self._files
+
+        def size(canonical: str) -> int:
+            found = scanned.get(canonical)
+            return found.size if found is not None else blob_sizes.get(canonical, 0)
+
+        return size
 
     def list_names(self, directory: str) -> list[str]:
         """`fs.readdir` names (any type) of a folder, after planned effects."""
@@ -267,7 +306,8 @@ class FsView:
         real = self.realpath(directory) or directory
         names: set[str] = set()
         if real == self.real_dir:
-            names.update(self._base)
+            names.update(f.name for f in self._files.values())
+            names.update(self._others)
         else:
             try:
                 names.update(os.listdir(directory))
@@ -285,7 +325,7 @@ class FsView:
                     names.add(rest)
             elif v is not None:
                 names.add(rest.split("/", 1)[0])
-        return sorted(names, key=_name_order)
+        return sorted_names(names)
 
     def list_blob_files(self) -> list[FileInfo]:
         """Prompt blobs and blob temps under skills-prompts/sha256/<hh>/."""
@@ -305,7 +345,7 @@ class FsView:
                 st = self.lstat(path)
                 if st is None or st[0] != "file":
                     continue
-                out.append(FileInfo(path, self.canonical(path), name, st[1], st[2]))
+                out.append(FileInfo(path, self.canonical(path), st[1], st[2]))
         return out
 
     # -- planned effects ----------------------------------------------------------------
@@ -341,6 +381,10 @@ class FsView:
         while parent and parent not in self._written_dirs and parent != self.real_dir:
             self._written_dirs.add(parent)
             parent = parent.rsplit("/", 1)[0]
+
+
+def _canonical_of(f: FileInfo) -> str:
+    return f.canonical
 
 
 def _file_order(f: FileInfo) -> bytes:

@@ -108,12 +108,9 @@ def preview_store(*, cfg: Mapping, target: Target, before: dict[str, dict], view
     capped = steps.cap_entries(store, settings.max_entries, preserve,
                                on_capped=lambda k, _e: result.capped.add(k), why=why)
 
-    excluded: set[str] = set()
-    for group in (result.model_run, result.stale, result.capped, result.dm_scope):
-        for key in group:
-            entry = before.get(key)
-            if entry is not None:
-                excluded.update(paths.artifact_canonical_paths(entry))
+    # The sweep asks only about listed files, so only those are kept (not a new path per entry).
+    excluded = paths.listed_artifacts(before[key] for group in (result.model_run, result.stale, result.capped,
+                                                                 result.dm_scope) for key in group if key in before)
 
     before_budget = list(store)
     removed_files: list[str] = []

@@ -69,10 +69,10 @@ def has_session_tables(path: str) -> bool:
     Asking changes no file: the main file is probed immutable (the table is there once the Gateway
     has checkpointed its schema, as it has in any database it has run on); only when it is not and the
     `-wal` holds frames is the WAL read, from a private copy (store/sqlite/inspect.py)."""
+    if not os.path.isfile(path):
+        return False  # asked of every agent by every command: no SQLite library loaded for a file-era one
     import apsw
 
-    if not os.path.isfile(path):
-        return False
     uri = ro_uri(path)
     if "immutable=1" not in uri:
         uri += "&immutable=1"

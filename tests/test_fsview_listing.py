@@ -1,0 +1,71 @@
+"""What a sessions-folder view lists, and the sizes and references the planner asks of it."""
+
+import os
+
+from openclaw_cli.maintenance.entries import EntryPaths
+from openclaw_cli.maintenance.fsview import FileInfo, FsView
+
+
+def _folder(tmp_path, names: dict[str, bytes]):
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    for name, data in names.items():
+        (folder / name).write_bytes(data)
+    return folder
+
+
+def test_files_are_listed_in_byte_order_whatever_their_names():
+    names = ["b.jsonl", "a.jsonl", "é.jsonl", "z.jsonl", "\udc80.jsonl", "A.jsonl"]
+    view = FsView(sessions_dir="/x", real_dir="/x", scanned=True,
+                  _files={f"/x/{n}": FileInfo(f"/x/{n}", f"/x/{n}", 1, 0) for n in names})
+    listed = [f.name for f in view.list_files()]
+    assert listed == sorted(names, key=lambda n: n.encode("utf-8", "surrogateescape"))
+    assert listed.index("\udc80.jsonl") < listed.index("é.jsonl")  # raw byte 0x80 before 0xC3
+
+
+def test_listed_sizes_answer_for_listed_files_only(tmp_path):
+    folder = _folder(tmp_path, {"a.jsonl": b"12345", "b.jsonl": b""})
+    (folder / "sub").mkdir()
+    view = FsView.open(str(folder))
+    size = view.listed_sizes([])
+    real = os.path.realpath(folder)
+    assert size(f"{real}/a.jsonl") == 5
+    assert size(f"{real}/b.jsonl") == 0
+    assert size(f"{real}/sub") == 0
+    assert size(f"{real}/missing.jsonl") == 0
+    assert size("/elsewhere/a.jsonl") == 0
+
+
+def test_listed_sizes_follow_planned_effects(tmp_path):
+    folder = _folder(tmp_path, {"a.jsonl": b"12345"})
+    view = FsView.open(str(folder))
+    real = os.path.realpath(folder)
+    view.plan_rename(f"{real}/a.jsonl", f"{real}/a.jsonl.deleted.x", "archive")
+    size = view.listed_sizes([])
+    assert size(f"{real}/a.jsonl") == 0
+    assert size(f"{real}/a.jsonl.deleted.x") == 5
+
+
+def test_referenced_paths_hold_the_listed_files_an_entry_keeps_and_nothing_missing(tmp_path):
+    folder = _folder(tmp_path, {"s1.jsonl": b"x", "s2.jsonl": b"y", "orphan.jsonl": b"z"})
+    view = FsView.open(str(folder))
+    paths = EntryPaths(view, {})
+    real = os.path.realpath(folder)
+    store = {"agent:main:a": {"sessionId": "s1"}, "agent:main:b": {"sessionId": "s2"},
+             "agent:main:c": {"sessionId": "gone"}}
+    referenced = paths.referenced_paths(store)
+    assert referenced == {f"{real}/s1.jsonl", f"{real}/s2.jsonl"}
+    listed = {f.canonical: f.canonical for f in view.list_files()}
+    assert all(any(p is q for q in listed.values()) for p in referenced)  # the listing's own strings
+    assert paths.listed_artifacts([store["agent:main:b"], store["agent:main:c"]]) == {f"{real}/s2.jsonl"}
+
+
+def test_a_renamed_file_takes_its_byte_order_place_among_the_listed_ones(tmp_path):
+    folder = _folder(tmp_path, {"a.jsonl": b"1", "\u00e9.jsonl": b"2", "m.jsonl": b"3"})
+    view = FsView.open(str(folder))
+    real = os.path.realpath(folder)
+    view.plan_rename(f"{real}/m.jsonl", f"{real}/\u00ff.jsonl", "archive")
+    view.plan_rename(f"{real}/a.jsonl", f"{real}/b.jsonl", "archive")
+    listed = view.list_files()
+    assert [f.name for f in listed] == ["b.jsonl", "\u00e9.jsonl", "\u00ff.jsonl"]
+    assert all(f.canonical == f"{real}/{f.name}" for f in listed)
