@@ -271,3 +271,29 @@ def test_doctor_fix_on_a_sqlite_era_config_keeps_2026_9_6_keys_and_removes_only_
     after = json.loads(config_path.read_text())
     assert after["session"]["maintenance"] == {"preserveRecent": 3, "archiveDashboardAfter": "7d"}
     assert "notAKeyAnywhere" not in after["session"]
+
+
+def test_a_database_in_another_agents_folder_names_its_owner_and_where_it_belongs(tmp_path):
+    home = tmp_path / "home"
+    state = copy_real_96(home)
+    main_db, work_db = agent_db(state, "main"), agent_db(state, "work")
+    for suffix in ("", "-wal", "-shm"):  # the two agents' databases swapped, with their WAL files
+        a, b = Path(f"{main_db}{suffix}"), Path(f"{work_db}{suffix}")
+        if a.exists() or b.exists():
+            swap = a.with_name(a.name + ".swap")
+            if a.exists():
+                a.rename(swap)
+            if b.exists():
+                b.rename(a)
+            if swap.exists():
+                swap.rename(b)
+    _code, findings = lint(home)
+    found = sorted((f["requirement"], f["message"], f["fixHint"]) for f in ours(findings, DB_CHECK))
+    assert found == [
+        ("agent_mismatch", "Agent main database belongs to agent 'work'; OpenClaw refuses to open it for this agent.",
+         "Move it to agents/work/agent/ in the state folder: OpenClaw 2026.9.6 opens each agent's database there, "
+         "whatever agentDir says."),
+        ("agent_mismatch", "Agent work database belongs to agent 'main'; OpenClaw refuses to open it for this agent.",
+         "Move it to agents/main/agent/ in the state folder: OpenClaw 2026.9.6 opens each agent's database there, "
+         "whatever agentDir says."),
+    ]

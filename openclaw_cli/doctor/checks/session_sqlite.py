@@ -50,7 +50,8 @@ def _schema_findings(probe: DbProbe, agent_id: str | None) -> list[Finding]:
     if agent_id is not None and probe.meta_agent is not None and probe.meta_agent != agent_id:
         return [Finding(CHECK_ID, "warning", f"{who} belongs to agent {probe.meta_agent!r}; OpenClaw refuses to "
                         "open it for this agent.", probe.path,
-                        "Move it to that agent's folder, or point agents.entries.<id>.agentDir at the right one.",
+                        f"Move it to agents/{probe.meta_agent}/agent/ in the state folder: OpenClaw 2026.9.6 opens "
+                        "each agent's database there, whatever agentDir says.",
                         requirement="agent_mismatch")]
     return []
 
