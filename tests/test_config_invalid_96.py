@@ -1,6 +1,6 @@
 """An invalid config in the SQLite era reported as OpenClaw 2026.9.6 reports it: the block before a
 command (file, problems with their line and value, hints), `openclaw sessions`' own failure lines, the
-JSON documents of `--json`; the file era keeps its one line."""
+JSON documents of `--json`; the file era prints 2026.7.1's block."""
 
 from __future__ import annotations
 
@@ -156,14 +156,16 @@ def test_the_profile_is_named_in_the_commands_the_block_suggests(tmp_path):
     assert ours.stderr.endswith('Run "openclaw --profile ops doctor --fix" to repair the config, then retry.\n')
 
 
-def test_a_file_era_invalid_config_keeps_its_one_line(home):
+def test_a_file_era_invalid_config_prints_the_block_of_2026_7_1(home):
     config = home / ".openclaw" / "openclaw.json"
     config.write_text(json.dumps({"session": {"maintenance": {"mode": "bogus", "pruneAfter": "x"}}}, indent=2))
-    line = (f"OpenClaw config is invalid ({config}): session.maintenance.mode: Invalid input "
-            '(allowed: "enforce", "warn")\n')
+    block = ("OpenClaw config is invalid\nFile: ~/.openclaw/openclaw.json\nProblem:\n"
+             '  - session.maintenance.mode: Invalid input (allowed: "enforce", "warn")\n\n'
+             "Fix: openclaw doctor --fix\nInspect: openclaw config validate\n"
+             "Audit, status, health, logs, tasks list/audit, and doctor commands still run with invalid config.\n")
     for args in (["sessions", "cleanup", "--dry-run"], ["sessions"], ["sessions", "--json"], ["compact", "main"]):
         ours = run_ours(args, home)
-        assert (ours.returncode, ours.stdout, ours.stderr) == (1, "", line), args
+        assert (ours.returncode, ours.stdout, ours.stderr) == (1, "", block), args
 
 
 def test_at_a_terminal_the_block_is_coloured_and_its_words_unchanged(tmp_path):

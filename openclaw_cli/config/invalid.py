@@ -65,6 +65,7 @@ class InvalidReport:
     problems: list[Problem]
     read_failure: str | None = None  # the file could not be parsed: the parser's words
     touched_warning: str | None = None
+    layout: str = RUNNING_VERSION  # "2026.7.1" in the file era: that release's block, every command alike
 
 
 def safe_text(text: str) -> str:
@@ -186,6 +187,12 @@ def touched_warning(touched: Any) -> str | None:
     if match is None or tuple(int(g) for g in match.groups()) <= (2026, 9, 6):
         return None
     return f"Config was last written by OpenClaw {touched}, but you are running {RUNNING_VERSION} — upgrade or re-run setup."
+
+
+def file_era_report(path: str, issues: list[ConfigIssue]) -> InvalidReport:
+    """The report of a config 2026.7.1 judges invalid: every issue as `<path>: <message>`."""
+    problems = [Problem(i.path or "<root>", (i.path or "").strip() or "<root>", i.message) for i in issues]
+    return InvalidReport(path, problems, layout="2026.7.1")
 
 
 def build_report(path: str, issues: list[ConfigIssue], raw: str | None, parsed: Any, effective: Any,

@@ -81,14 +81,14 @@ def load_config(env: MutableMapping[str, str] | None = None, *, strict: bool = T
 
 
 def _invalid_config(loaded: LoadedConfig, env: MutableMapping[str, str]) -> ConfigError:
-    """The error of an invalid config: the one-line form, with 2026.9.6's report in its era."""
+    """The error of an invalid config: the one-line form, with the report of the era's release."""
     from openclaw_cli.config.era import SQLITE_ERA, config_era
+    from openclaw_cli.config.invalid import build_report, file_era_report
+    from openclaw_cli.errors import InvalidConfigError
 
     message = format_config_error(loaded.path, loaded.issues)
     if config_era(loaded.data, env) != SQLITE_ERA:
-        return ConfigError(message)
-    from openclaw_cli.config.invalid import build_report
-    from openclaw_cli.errors import InvalidConfigError
+        return InvalidConfigError(message, file_era_report(loaded.path, loaded.issues))
 
     return InvalidConfigError(message, build_report(loaded.path, loaded.issues, loaded.raw, loaded.parsed,
                                                     loaded.data, loaded.read_failure))

@@ -44,10 +44,30 @@ def _shown_path(path: str) -> str:
 
 def print_invalid_config(report: Any, *, guarded: bool, argv: Sequence[str]) -> None:
     """The messages of `report` (config/invalid.py) on stderr, and with `--json` the failure document on stdout."""
-    if guarded:
+    if getattr(report, "layout", "") == "2026.7.1":
+        _print_guard_71(report)
+    elif guarded:
         _print_guard(report, json_requested(argv))
     else:
         _print_failure(report, json_requested(argv))
+
+
+def _print_guard_71(report: Any) -> None:
+    """2026.7.1's block before a command: the same for every command, `--json` or not, stdout empty."""
+    colour = console.color_enabled(sys.stderr)
+
+    def paint(style: str, text: str) -> str:
+        return console.ansi_style(style, text) if colour else text
+
+    lines = [paint("heading", "OpenClaw config is invalid"), f"{paint('muted', 'File:')} {paint('muted', _shown_path(report.path))}"]
+    if report.problems:
+        lines.append(paint("muted", "Problem:"))
+        lines += [f"  {paint('error', '- ' + p.line_text(located=False))}" for p in report.problems]
+    lines += ["", f"{paint('muted', 'Fix:')} {paint('accent', cli_command('openclaw doctor --fix'))}",
+              f"{paint('muted', 'Inspect:')} {paint('accent', cli_command('openclaw config validate'))}",
+              paint("muted", _STILL_RUN)]
+    for line in lines:
+        console.stderr_line(line)
 
 
 def _print_guard(report: Any, as_json: bool) -> None:
