@@ -63,6 +63,11 @@ def _unused_sizes(_canonical: str) -> int:
     raise AssertionError("an applying run stats the file it removes")
 
 
+def _remover_sizes(view: FsView, blobs: list[FileInfo], dry_run: bool) -> Callable[[str], int]:
+    """What a Remover counts: the scanned sizes in a dry run; an applying run never asks."""
+    return view.listed_sizes(blobs) if dry_run else _unused_sizes
+
+
 def blob_hash_of(entry) -> str | None:
     snap = entry.get("skillsSnapshot") if isinstance(entry, dict) else None
     ref = snap.get("promptRef") if isinstance(snap, dict) else None
@@ -311,8 +316,8 @@ def enforce_disk_budget(*, store: dict[str, dict], store_path: str, paths: Entry
         return _result(before, fp.total, 0, 0, 0, max_bytes, high_water, False)
     if rules.warn_only:
         return _result(before, fp.total, 0, 0, 0, max_bytes, high_water, True)
-    sizes = paths.view.listed_sizes(fp.blobs) if rules.dry_run else _unused_sizes
-    remover = Remover(paths.view, rules.dry_run, sizes, on_removed=rules.on_removed, reason="disk budget",
+    remover = Remover(paths.view, rules.dry_run, _remover_sizes(paths.view, fp.blobs, rules.dry_run),
+                      on_removed=rules.on_removed, reason="disk budget",
                       why=rules.why, store_name=store_path.rsplit("/", 1)[-1],
                       why_text=f"disk budget: {size(fp.total)} > maxDiskBytes {size(max_bytes)}, oldest removable "
                       f"files first down to highWaterBytes {size(high_water)}" if rules.why else "")
@@ -370,7 +375,8 @@ def sweep_unreferenced(*, store: dict[str, dict], store_path: str, paths: EntryP
             note.kept_blob(f, ref_counts, max(older, PROMPT_BLOB_GRACE_MS))
     queue.sort(key=lambda item: item[1].mtime_ms)
 
-    remover = Remover(view, dry_run, view.listed_sizes(blobs) if dry_run else _unused_sizes, on_removed=on_removed, reason="unreferenced artifact")
+    remover = Remover(view, dry_run, _remover_sizes(view, blobs, dry_run), on_removed=on_removed,
+                      reason="unreferenced artifact")
     removed = freed = 0
     for kind, f in queue:
         if kind == "blob":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from openclaw_cli.js import paths as jspath
 from openclaw_cli.js.strings import js_trim
@@ -124,8 +124,12 @@ class EntryPaths:
         listed = self._listed()
         found: set[str] = set()
         for entry in entries:
-            found.update(listed[p] for p in self._artifact_lists(entry)[1] if p in listed)
+            found.update(self._listed_of(entry, listed))
         return found
+
+    def _listed_of(self, entry: dict, listed: dict[str, str]) -> Iterator[str]:
+        """The entry's artifacts that `listed` holds, as its strings."""
+        return (listed[p] for p in self._artifact_lists(entry)[1] if p in listed)
 
     def referenced_paths(self, store: Mapping[str, dict]) -> set[str]:
         """The listed files the store keeps alive: transcripts, their sidecars, checkpoint files.
@@ -137,7 +141,7 @@ class EntryPaths:
         base = self.view.canonical(self.sessions_dir)
         referenced: set[str] = set()
         for entry in store.values():
-            referenced.update(listed[p] for p in self._artifact_lists(entry)[1] if p in listed)
+            referenced.update(self._listed_of(entry, listed))
             checkpoints = entry.get("compactionCheckpoints")
             if isinstance(checkpoints, list):
                 self._add_checkpoints(checkpoints, base, listed, referenced)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import stat as stat_mod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from openclaw_cli.js import paths as jspath
 from openclaw_cli.store.artifacts import is_prompt_blob, is_prompt_blob_temp
@@ -24,13 +25,16 @@ def _name_order(name: str) -> bytes:
     return name.encode("utf-8", "surrogateescape")
 
 
-def sorted_names(names) -> list[str]:
-    """Names in readdir order. ASCII names compare as their bytes do, so they are sorted as
-    they are; only a folder with another name pays for a byte key per name."""
-    out = sorted(names)
-    if all(n.isascii() for n in out):
-        return out
-    out.sort(key=_name_order)
+def readdir_sorted(items: Iterable[Any], text: Callable[[Any], str] | None = None) -> list[Any]:
+    """`items` (names, or what `text` gives a name or path of one folder) in readdir order. ASCII
+    texts compare as their bytes do, so they are sorted as they are; only a folder with another
+    name pays for a byte key per item."""
+    out = list(items)
+    texts = out if text is None else map(text, out)
+    if all(t.isascii() for t in texts):
+        out.sort(key=text)
+    else:
+        out.sort(key=lambda item: _name_order(item if text is None else text(item)))
     return out
 
 
@@ -255,7 +259,7 @@ class FsView:
         """The scan's regular files in readdir order, built once (they never change)."""
         if self._scan_files is None:
             files = self._files
-            self._scan_files = [files[path] for path in sorted_names(files)]  # one folder: as their names sort
+            self._scan_files = [files[path] for path in readdir_sorted(files)]  # one folder: as their names sort
         return self._scan_files
 
     def _list_files(self) -> list[FileInfo]:
@@ -277,11 +281,7 @@ class FsView:
         if not added:
             return kept
         kept.extend(added)
-        if all(f.canonical.isascii() for f in kept):  # as sorted_names: ASCII paths compare as their bytes
-            kept.sort(key=_canonical_of)  # one folder, so as the names sort; two sorted runs: the sort merges them
-        else:
-            kept.sort(key=_file_order)
-        return kept
+        return readdir_sorted(kept, _canonical_of)  # one folder, so as the names sort; two sorted runs, merged
 
     def listed_sizes(self, blobs: list[FileInfo]) -> Callable[[str], int]:
         """The size of a listed file (`list_files` or the given blob files) by canonical path, 0 for any other.
@@ -325,7 +325,7 @@ class FsView:
                     names.add(rest)
             elif v is not None:
                 names.add(rest.split("/", 1)[0])
-        return sorted_names(names)
+        return readdir_sorted(names)
 
     def list_blob_files(self) -> list[FileInfo]:
         """Prompt blobs and blob temps under skills-prompts/sha256/<hh>/."""
@@ -385,10 +385,6 @@ class FsView:
 
 def _canonical_of(f: FileInfo) -> str:
     return f.canonical
-
-
-def _file_order(f: FileInfo) -> bytes:
-    return f.name.encode("utf-8", "surrogateescape")
 
 
 _KINDS = {stat_mod.S_IFREG: "file", stat_mod.S_IFDIR: "dir", stat_mod.S_IFLNK: "link"}
