@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from openclaw_cli.config.invalid import InvalidReport
+
 EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -30,12 +35,12 @@ class ConfigError(CliError):
 
 
 class InvalidConfigError(ConfigError):
-    """An invalid config judged by OpenClaw 2026.9.6's rules, with what its messages need (`report`,
-    config/invalid.py). `message` keeps the one-line form; ui/invalid_config.py prints 2026.9.6's.
-    `guarded` is False where 2026.9.6 reads the config in the command itself (`openclaw sessions`)
-    rather than in the check it runs before most commands."""
+    """An invalid config, with what the release of its era needs to report it (`report`,
+    config/invalid.py). `message` keeps the one-line form; ui/invalid_config.py prints 2026.7.1's or
+    2026.9.6's. `guarded` is False where 2026.9.6 reads the config in the command itself
+    (`openclaw sessions`) rather than in the check it runs before most commands."""
 
-    def __init__(self, message: str, report: object):
+    def __init__(self, message: str, report: InvalidReport):
         super().__init__(message)
         self.report = report
         self.guarded = True

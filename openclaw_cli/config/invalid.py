@@ -1,4 +1,4 @@
-"""An invalid config as OpenClaw 2026.9.6 reports it: each issue's path, line and the value it got."""
+"""An invalid config as OpenClaw reports it: each issue's path, and in 2026.9.6 its line and the value it got."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ class Problem:
 
 @dataclass
 class InvalidReport:
-    """What 2026.9.6's invalid-config messages are made of."""
+    """What the invalid-config messages of 2026.7.1 and 2026.9.6 are made of."""
 
     path: str  # the config file, absolute
     problems: list[Problem]

@@ -1,4 +1,4 @@
-"""OpenClaw 2026.9.6's words for an invalid config: the block of its pre-command check, or a command's own failure."""
+"""OpenClaw's words for an invalid config: 2026.7.1's or 2026.9.6's block before a command, or 2026.9.6's failure lines."""
 
 from __future__ import annotations
 
@@ -6,9 +6,12 @@ import os
 import re
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from openclaw_cli.ui import console
+
+if TYPE_CHECKING:
+    from openclaw_cli.config.invalid import InvalidReport
 
 _PROFILE = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}", re.I)
 _CONTAINER = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}")
@@ -42,64 +45,50 @@ def _shown_path(path: str) -> str:
     return display_path(path)
 
 
-def print_invalid_config(report: Any, *, guarded: bool, argv: Sequence[str]) -> None:
+def print_invalid_config(report: InvalidReport, *, guarded: bool, argv: Sequence[str]) -> None:
     """The messages of `report` (config/invalid.py) on stderr, and with `--json` the failure document on stdout."""
-    if getattr(report, "layout", "") == "2026.7.1":
-        _print_guard_71(report)
-    elif guarded:
-        _print_guard(report, json_requested(argv))
-    else:
+    if report.layout == "2026.7.1":
+        _print_guard(report, located=False, fix_line=True, run_line=False)
+    elif not guarded:
         _print_failure(report, json_requested(argv))
+    else:
+        as_json = json_requested(argv)
+        _print_guard(report, located=True, fix_line=as_json, run_line=not as_json)
+        if as_json:
+            console.print_json({"ok": False, "error": {"type": "cli_error", "message": "OpenClaw config is invalid: "
+                                                       f"{_shown_path(report.path)}"},
+                                "issues": [p.as_json() for p in report.problems]})
 
 
-def _print_guard_71(report: Any) -> None:
-    """2026.7.1's block before a command: the same for every command, `--json` or not, stdout empty."""
+def _print_guard(report: InvalidReport, *, located: bool, fix_line: bool, run_line: bool) -> None:
+    """The block of the check before a command: 2026.7.1's (problems unlocated, always `Fix:`), or
+    2026.9.6's (each problem's line and value, the advice on a newer writer; `Fix:` with --json,
+    else the closing `Run …` line)."""
     colour = console.color_enabled(sys.stderr)
 
     def paint(style: str, text: str) -> str:
         return console.ansi_style(style, text) if colour else text
 
-    lines = [paint("heading", "OpenClaw config is invalid"), f"{paint('muted', 'File:')} {paint('muted', _shown_path(report.path))}"]
-    if report.problems:
-        lines.append(paint("muted", "Problem:"))
-        lines += [f"  {paint('error', '- ' + p.line_text(located=False))}" for p in report.problems]
-    lines += ["", f"{paint('muted', 'Fix:')} {paint('accent', cli_command('openclaw doctor --fix'))}",
-              f"{paint('muted', 'Inspect:')} {paint('accent', cli_command('openclaw config validate'))}",
-              paint("muted", _STILL_RUN)]
-    for line in lines:
-        console.stderr_line(line)
-
-
-def _print_guard(report: Any, as_json: bool) -> None:
-    colour = console.color_enabled(sys.stderr)
-
-    def paint(style: str, text: str) -> str:
-        return console.ansi_style(style, text) if colour else text
-
-    shown = _shown_path(report.path)
-    lines = [paint("heading", "OpenClaw config is invalid"), f"{paint('muted', 'File:')} {paint('muted', shown)}"]
-    problems = [p.line_text(located=True) for p in report.problems]
-    if report.touched_warning:
+    lines = [paint("heading", "OpenClaw config is invalid"),
+             f"{paint('muted', 'File:')} {paint('muted', _shown_path(report.path))}"]
+    problems = [f"- {p.line_text(located=located)}" for p in report.problems]
+    if located and report.touched_warning:
         problems.append(report.touched_warning)
     if problems:
         lines.append(paint("muted", "Problem:"))
-        lines += [f"  {paint('error', f'- {text}' if i < len(report.problems) else text)}"
-                  for i, text in enumerate(problems)]
+        lines += [f"  {paint('error', text)}" for text in problems]
     lines.append("")
-    if as_json:
+    if fix_line:
         lines.append(f"{paint('muted', 'Fix:')} {paint('accent', cli_command('openclaw doctor --fix'))}")
     lines.append(f"{paint('muted', 'Inspect:')} {paint('accent', cli_command('openclaw config validate'))}")
     lines.append(paint("muted", _STILL_RUN))
-    if not as_json:
+    if run_line:
         lines.append(f'Run "{cli_command("openclaw doctor --fix")}" to repair the config, then retry.')
     for line in lines:
         console.stderr_line(line)
-    if as_json:
-        console.print_json({"ok": False, "error": {"type": "cli_error", "message": f"OpenClaw config is invalid: {shown}"},
-                            "issues": [p.as_json() for p in report.problems]})
 
 
-def _print_failure(report: Any, as_json: bool) -> None:
+def _print_failure(report: InvalidReport, as_json: bool) -> None:
     if report.read_failure is not None:
         from openclaw_cli.config.invalid import safe_text
 
