@@ -335,7 +335,7 @@ def scenarios() -> list[Scenario]:
         "agent:main:old": {"sessionId": "old", "updatedAt": {"$age": age_ms(90)}, "modelOverride": 5},
     }})
     bad_type.runs = [["sessions", "--limit", "1"]]
-    bad_config = Scenario("bad-config", own_error_text=True, config={"agents": {"list": 5}})
+    bad_config = Scenario("bad-config", config={"agents": {"list": 5}})
     bad_config.runs = [["sessions"], ["sessions", "list", "--json"]]
     return [plain, agents, scoped, shared, empty, bad_type, bad_config]
 
