@@ -123,19 +123,20 @@ def measure(req: DiskRequest) -> DiskUsage:
     view = FsView.open(folder, ignore=frozenset((os.path.basename(lock),)))
     paths = EntryPaths(view, req.env)
     store = req.loaded.store
-    referenced = paths.referenced_paths(store)
+    listing = view.list_files()
+    by_name = {f.name: f.size for f in listing}
+    sized = _SessionSizes(paths.view.real_dir, by_name) if req.top > 0 else None
+    referenced = paths.referenced_paths(store, sized.visit if sized else None)
     store_name = os.path.basename(req.target.store_path)
     files = dict.fromkeys(FAMILIES, 0)
     sizes = dict.fromkeys(FAMILIES, 0)
-    by_name: dict[str, int] = {}
     archived: dict[str, int] = {}  # archive bytes by the name of the transcript they were archived from
     family_of = artifacts.family_of
-    for f in view.list_files():
+    for f in listing:
         name, size = f.name, f.size
         family = family_of(name, f.canonical in referenced, store_name)
         files[family] += 1
         sizes[family] += size
-        by_name[name] = size
         if family == "archives":
             source = _archive_source(name)
             if source:
@@ -153,7 +154,7 @@ def measure(req: DiskRequest) -> DiskUsage:
                 files["other"] += 1
                 sizes["other"] += size
     families = {name: Family(files[name], sizes[name]) for name in FAMILIES}
-    top = _largest(store, paths, by_name, archived, req.top)
+    top = sized.largest(store, archived, req.top) if sized else []
     budget = _budget_now(req, paths)
     would_free = _would_free(req, paths)  # last: the plan records its effects in the view
     total = sum(sizes.values())
@@ -173,36 +174,42 @@ def _archive_source(name: str) -> str:
     return name[:cut] if cut > 0 else ""
 
 
-def _largest(store: Mapping[str, dict], paths: EntryPaths, by_name: Mapping[str, int],
-             archived: Mapping[str, int], top: int) -> list[SessionUsage]:
-    """The `top` entries with the most bytes in their transcript, sidecars and archives (ties by key)."""
-    if top <= 0:
-        return []
-    prefix = paths.view.real_dir + "/"
-    cut = len(prefix)
-    artifact_paths = paths.artifact_canonical_paths
+class _SessionSizes:
+    """Bytes of each entry's transcript and sidecars in the folder, heard while the references are
+    resolved (one resolution per entry), and the largest sessions once archives are counted."""
 
-    def size_of(entry: dict) -> int:
-        found = artifact_paths(entry)
+    def __init__(self, real_dir: str, by_name: Mapping[str, int]):
+        self._prefix = real_dir + "/"
+        self._by_name = by_name
+        self._sizes: list[tuple[int, str, str]] = []  # (bytes, key, transcript path)
+
+    def visit(self, key: str, found: tuple[str, ...]) -> None:
         if not found:
-            return 0
+            self._sizes.append((0, key, ""))
+            return
+        prefix, cut, by_name = self._prefix, len(self._prefix), self._by_name
         size = 0
         for path in found:
             if path.startswith(prefix) and "/" not in path[cut:]:
                 size += by_name.get(path[cut:], 0)
-        return size + archived.get(found[0].rpartition("/")[2], 0)
+        self._sizes.append((size, key, found[0]))
 
-    best = heapq.nsmallest(top, ((-size_of(entry), key) for key, entry in store.items()))
-    rows: list[SessionUsage] = []
-    for neg_size, key in best:
-        entry = store[key]
-        label, sid, tokens = entry.get("label"), entry.get("sessionId"), entry.get("totalTokens")
-        updated = entry.get("updatedAt")
-        rows.append(SessionUsage(
-            key, sid if isinstance(sid, str) else None, label if isinstance(label, str) else None,
-            updated if isinstance(updated, (int, float)) and not isinstance(updated, bool) else None,
-            tokens if isinstance(tokens, int) and not isinstance(tokens, bool) and tokens >= 0 else None, -neg_size))
-    return rows
+    def largest(self, store: Mapping[str, dict], archived: Mapping[str, int], top: int) -> list[SessionUsage]:
+        """The `top` entries with the most bytes in their transcript, sidecars and archives (ties by key)."""
+        def total(size: int, transcript: str) -> int:
+            return size + archived.get(transcript.rpartition("/")[2], 0) if transcript else 0
+
+        best = heapq.nsmallest(top, ((-total(size, path), key) for size, key, path in self._sizes))
+        return [_usage_row(key, store[key], -neg_size) for neg_size, key in best]
+
+
+def _usage_row(key: str, entry: dict, size: int) -> SessionUsage:
+    label, sid, tokens = entry.get("label"), entry.get("sessionId"), entry.get("totalTokens")
+    updated = entry.get("updatedAt")
+    return SessionUsage(
+        key, sid if isinstance(sid, str) else None, label if isinstance(label, str) else None,
+        updated if isinstance(updated, (int, float)) and not isinstance(updated, bool) else None,
+        tokens if isinstance(tokens, int) and not isinstance(tokens, bool) and tokens >= 0 else None, size)
 
 
 def usage_json(usage: DiskUsage, now_ms: int) -> dict:

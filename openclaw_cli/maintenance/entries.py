@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from openclaw_cli.js import paths as jspath
 from openclaw_cli.js.strings import js_trim
@@ -124,24 +124,25 @@ class EntryPaths:
         listed = self._listed()
         found: set[str] = set()
         for entry in entries:
-            found.update(self._listed_of(entry, listed))
+            found.update(_listed_of(self._artifact_lists(entry)[1], listed))
         return found
 
-    def _listed_of(self, entry: dict, listed: dict[str, str]) -> Iterator[str]:
-        """The entry's artifacts that `listed` holds, as its strings."""
-        return (listed[p] for p in self._artifact_lists(entry)[1] if p in listed)
-
-    def referenced_paths(self, store: Mapping[str, dict]) -> set[str]:
+    def referenced_paths(self, store: Mapping[str, dict],
+                         visit: Callable[[str, tuple[str, ...]], None] | None = None) -> set[str]:
         """The listed files the store keeps alive: transcripts, their sidecars, checkpoint files.
 
         Only files the view lists are in the set, as the very string objects of their listing:
         every caller asks about such files, and fresh paths for every entry would cost a new
-        string per path (about 0.4 KB an entry)."""
+        string per path (about 0.4 KB an entry). `visit` hears each key with its artifacts'
+        canonical paths, listed or not (one resolution serves both)."""
         listed = self._listed()
         base = self.view.canonical(self.sessions_dir)
         referenced: set[str] = set()
-        for entry in store.values():
-            referenced.update(self._listed_of(entry, listed))
+        for key, entry in store.items():
+            found = self._artifact_lists(entry)[1]
+            if visit is not None:
+                visit(key, found)
+            referenced.update(_listed_of(found, listed))
             checkpoints = entry.get("compactionCheckpoints")
             if isinstance(checkpoints, list):
                 self._add_checkpoints(checkpoints, base, listed, referenced)
@@ -181,6 +182,11 @@ class EntryPaths:
 
     def exists_with_messages(self, path: str) -> bool:
         return self.view.exists(path) and not self.has_no_messages(path)
+
+
+def _listed_of(paths: tuple[str, ...], listed: dict[str, str]) -> Iterator[str]:
+    """The paths that `listed` holds, as its strings."""
+    return (listed[p] for p in paths if p in listed)
 
 
 def _is_message_record(record) -> bool:
