@@ -15,7 +15,7 @@ def small_pieces(monkeypatch):
     """Pieces of a few hundred bytes, so that small texts go through every boundary."""
     monkeypatch.setattr(bigjson, "PIECEWISE_MIN_BYTES", 0)
     monkeypatch.setattr(bigjson, "PIECE_BYTES", 300)
-    monkeypatch.setattr(bigjson, "SHARED_MIN_CHARS", 64)
+    monkeypatch.setattr(jsjson, "SHARED_MIN_CHARS", 64)
 
 
 PROMPT = "<skill>" + "use the tool. " * 20 + "</skill>"

@@ -10,8 +10,6 @@ from openclaw_cli.js import json as jsjson
 PIECEWISE_MIN_BYTES = 16 * 1024 * 1024
 """Smaller texts are parsed in one go: holding them twice costs little."""
 PIECE_BYTES = 4 * 1024 * 1024
-SHARED_MIN_CHARS = 1024
-"""Strings at least this long are kept once however often they occur (skill prompts repeat per session)."""
 
 _LEADING_WS = re.compile(rb"[ \t\r\n]*")
 # A member of the top-level object as JSON.stringify(value, null, 2) writes it: a line that starts with
@@ -54,25 +52,11 @@ def _loads_pieces(data: bytes, begin: int) -> dict:
                 raise ValueError("not a member boundary")
             text += view[begin:end - 1]
             text += b"}"
-        piece = jsjson.loads(text)
+        piece = jsjson.loads(text, shared)  # long strings kept once: skill prompts repeat per session
         if type(piece) is not dict:
             raise ValueError("not an object")
-        if piece and len(text) >= SHARED_MIN_CHARS * len(piece):  # members large enough to hold one
-            _share_strings(piece, shared)
         out.update(piece)  # a later duplicate wins in the first one's place, as JSON.parse keeps it
         if cut < 0:
             break
         begin = cut + 1
     return jsjson.js_ordered(out)
-
-
-def _share_strings(container: dict | list, shared: dict[str, str]) -> None:
-    """Replace, in place, each long string by the first equal one seen."""
-    items = container.items() if type(container) is dict else enumerate(container)
-    for k, v in items:
-        t = type(v)
-        if t is str:
-            if len(v) >= SHARED_MIN_CHARS:
-                container[k] = shared.setdefault(v, v)
-        elif t is dict or t is list:
-            _share_strings(v, shared)

@@ -36,6 +36,8 @@ JSON_MAX_DEPTH_ERROR = "JSON nesting is too deep"
 
 _TWO53 = 9007199254740992
 _MAX_ARRAY_INDEX = 4294967294
+SHARED_MIN_CHARS = 1024
+"""With a `shared` dict, string values at least this long are kept once however often they occur."""
 
 from openclaw_cli.js.strings import JS_WHITESPACE, js_number_to_string, js_trim  # noqa: E402  (re-exported)
 from openclaw_cli.js.strings import utf16_len as js_utf16_len  # noqa: E402
@@ -160,68 +162,79 @@ def _slow_loads(text: str) -> Any:
         raise ValueError(JSON_MAX_DEPTH_ERROR) from None
 
 
-def _canon_obj(d: dict) -> dict:
-    """Canonicalise numbers in place; returns `d`, or a JS-ordered copy if keys need it."""
+def _canon_obj(d: dict, shared: dict[str, str] | None = None) -> dict:
+    """Canonicalise numbers in place; returns `d`, or a JS-ordered copy if keys need it. With `shared`,
+    each string value of at least SHARED_MIN_CHARS becomes the first equal one `shared` has seen."""
     reorder = False
     for k, v in d.items():
         if "0" <= k < ":":
             reorder = True
         t = type(v)
-        if t is str or t is bool or v is None:
+        if t is str:
+            if shared is not None and len(v) >= SHARED_MIN_CHARS:
+                d[k] = shared.setdefault(v, v)
+            continue
+        if t is bool or v is None:
             continue
         if t is int:
             if -_TWO53 < v < _TWO53:
                 continue
             d[k] = js_number(v)
         elif t is dict:
-            n = _canon_obj(v)
+            n = _canon_obj(v, shared)
             if n is not v:
                 d[k] = n
         elif t is list:
-            _canon_arr(v)
+            _canon_arr(v, shared)
         elif t is float and v.is_integer():
             d[k] = js_number(v)
     return js_ordered(d) if reorder else d
 
 
-def _canon_arr(a: list) -> None:
+def _canon_arr(a: list, shared: dict[str, str] | None = None) -> None:
     for i, v in enumerate(a):
         t = type(v)
-        if t is str or t is bool or v is None:
+        if t is str:
+            if shared is not None and len(v) >= SHARED_MIN_CHARS:
+                a[i] = shared.setdefault(v, v)
+            continue
+        if t is bool or v is None:
             continue
         if t is int:
             if -_TWO53 < v < _TWO53:
                 continue
             a[i] = js_number(v)
         elif t is dict:
-            n = _canon_obj(v)
+            n = _canon_obj(v, shared)
             if n is not v:
                 a[i] = n
         elif t is list:
-            _canon_arr(v)
+            _canon_arr(v, shared)
         elif t is float and v.is_integer():
             a[i] = js_number(v)
 
 
-def canonicalize(value: Any) -> Any:
+def canonicalize(value: Any, shared: dict[str, str] | None = None) -> Any:
     """Make a JSON-like value hold JS-canonical numbers and JS key order (in place where
-    possible; returns the value to use). For values built in Python before dumps_*."""
+    possible; returns the value to use). For values built in Python before dumps_*. With `shared`,
+    long equal strings become one object (see _canon_obj)."""
     t = type(value)
     if t is dict:
-        return _canon_obj(value)
+        return _canon_obj(value, shared)
     if t is list:
-        _canon_arr(value)
+        _canon_arr(value, shared)
         return value
     if t is float or t is int:
         return js_number(value)
     return value
 
 
-def loads(data: str | bytes | bytearray | memoryview) -> Any:
+def loads(data: str | bytes | bytearray | memoryview, shared: dict[str, str] | None = None) -> Any:
     """Parse like JSON.parse: JS numbers, JS key order, last duplicate wins in first place.
 
     Raises ValueError (json.JSONDecodeError for syntax errors) on invalid JSON.
     Bytes must be UTF-8; decode them yourself first to get Node's replacement behaviour.
+    `shared` (optional) keeps long equal string values once, across calls that pass the same dict.
     """
     if isinstance(data, str):
         text = data
@@ -238,7 +251,7 @@ def loads(data: str | bytes | bytearray | memoryview) -> Any:
             text = bytes(raw).decode("utf-8")
         return _slow_loads(text)
     try:
-        return canonicalize(value)
+        return canonicalize(value, shared)
     except RecursionError:
         raise ValueError(JSON_MAX_DEPTH_ERROR) from None
 
