@@ -63,7 +63,7 @@ class InvalidReport:
 
     path: str  # the config file, absolute
     problems: list[Problem]
-    read_failure: str | None = None  # the file could not be parsed: the parser's words
+    read_failure: str | None = None  # the file could not be read or parsed: why, in Node's or the parser's words
     touched_warning: str | None = None
     layout: str = RUNNING_VERSION  # "2026.7.1" in the file era: that release's block, every command alike
 

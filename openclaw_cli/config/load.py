@@ -38,7 +38,7 @@ class LoadedConfig:
     warnings: list[ConfigIssue] = field(default_factory=list)
     raw: str | None = None  # the file's text, as read
     parsed: Any = None  # the file as written (before `$include` and `${VAR}`)
-    read_failure: str | None = None  # the parser's words when the text is no JSON5
+    read_failure: str | None = None  # why the file could not be read, or the parser's words when it is no JSON5
 
     @property
     def valid(self) -> bool:
@@ -120,7 +120,11 @@ def _load_file(path: str, env: MutableMapping[str, str]) -> LoadedConfig:
     try:
         raw = read_text(path)
     except OSError as exc:
-        return LoadedConfig(path, True, {}, [ConfigIssue("", f"read failed: {exc.strerror or exc}")])
+        from openclaw_cli.js.fserrors import read_file_error
+
+        message = read_file_error(exc, path)
+        return LoadedConfig(path, True, {}, [ConfigIssue("", f"read failed: Error: {message}")],
+                            read_failure=message)
     try:
         parsed = parse_json5(raw, path)
     except ValueError as exc:
