@@ -115,9 +115,10 @@ def _born_ms(path: str, mtimes: dict[str, float]) -> float | None:
 
     name = path.rsplit("/", 1)[-1]
     for reason in ARCHIVE_REASONS:
-        stamp = parse_archive_timestamp(name, reason)
-        if stamp is not None:
-            return stamp
+        if f".{reason}." in name:  # the cheap test first: most files are no archive
+            stamp = parse_archive_timestamp(name, reason)
+            if stamp is not None:
+                return stamp
     return mtimes.get(path)
 
 
