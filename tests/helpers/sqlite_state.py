@@ -45,6 +45,16 @@ def swap_agent_dbs(state: Path, first: str = "main", second: str = "work") -> No
                 swap.rename(b)
 
 
+def copy_agent_db(state: Path, source: str, target: str) -> None:
+    """Replace agent `target`'s database (and its `-wal`/`-shm`) with a copy of agent `source`'s:
+    only `target`'s folder then holds a database that records another agent as its owner."""
+    source_db, target_db = agent_db(state, source), agent_db(state, target)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{target_db}{suffix}").unlink(missing_ok=True)
+        if Path(f"{source_db}{suffix}").exists():
+            shutil.copy2(f"{source_db}{suffix}", f"{target_db}{suffix}")
+
+
 def write_db(path: Path, *statements: str) -> None:
     """Run statements on a test's own copy of a database (never on the fixture), writable."""
     import apsw
