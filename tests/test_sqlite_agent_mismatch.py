@@ -141,10 +141,13 @@ def test_context_json_prints_the_failure_document_where_its_report_would_be(tmp_
     assert err.startswith("[openclaw] The CLI command failed.\n")
 
 
+@pytest.mark.reference
 def test_an_owner_is_compared_normalised_as_2026_9_6_compares_it(tmp_path):
-    home = tmp_path / "home"
-    state = copy_real_96(home)
-    write_db(agent_db(state, "main"), "UPDATE schema_meta SET agent_id = 'MAIN' WHERE meta_key = 'primary'")
-    result = run(["sessions", "--agent", "main", "--json"], home=home)
-    assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["count"] > 0
+    homes = [tmp_path / "ref", tmp_path / "ours"]
+    for home in homes:
+        write_db(agent_db(copy_real_96(home), "main"), "UPDATE schema_meta SET agent_id = 'MAIN' WHERE meta_key = 'primary'")
+    args = ["sessions", "--agent", "main", "--json"]
+    theirs = refbin.run_reference(args, homes[0], version=refbin.SQLITE_ERA_VERSION)
+    ours = run(args, home=homes[1])
+    assert (ours.returncode, theirs.returncode) == (0, 0), ours.stderr
+    assert json.loads(ours.stdout)["count"] == json.loads(theirs.stdout)["count"] == 7
