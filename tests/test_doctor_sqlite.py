@@ -12,7 +12,14 @@ from pathlib import Path
 import pytest
 from helpers.cli import run
 from helpers.folders import folder_digest
-from helpers.sqlite_state import REAL_96_CLI, agent_db, copy_real_96, migrate_real_71, write_db
+from helpers.sqlite_state import (
+    REAL_96_CLI,
+    agent_db,
+    copy_real_96,
+    migrate_real_71,
+    swap_agent_dbs,
+    write_db,
+)
 
 DB_CHECK = "core/doctor/session-sqlite"
 MIGRATION = "core/doctor/session-sqlite-migration"
@@ -276,17 +283,7 @@ def test_doctor_fix_on_a_sqlite_era_config_keeps_2026_9_6_keys_and_removes_only_
 def test_a_database_in_another_agents_folder_names_its_owner_and_where_it_belongs(tmp_path):
     home = tmp_path / "home"
     state = copy_real_96(home)
-    main_db, work_db = agent_db(state, "main"), agent_db(state, "work")
-    for suffix in ("", "-wal", "-shm"):  # the two agents' databases swapped, with their WAL files
-        a, b = Path(f"{main_db}{suffix}"), Path(f"{work_db}{suffix}")
-        if a.exists() or b.exists():
-            swap = a.with_name(a.name + ".swap")
-            if a.exists():
-                a.rename(swap)
-            if b.exists():
-                b.rename(a)
-            if swap.exists():
-                swap.rename(b)
+    swap_agent_dbs(state, "main", "work")  # the two agents' databases swapped, with their WAL files
     _code, findings = lint(home)
     found = sorted((f["requirement"], f["message"], f["fixHint"]) for f in ours(findings, DB_CHECK))
     assert found == [

@@ -98,6 +98,7 @@ def sqlite_dry_run(*, active_key, agent, all_agents, fix_dm_scope, fix_missing, 
     usual way, and a mix is refused there."""
     from openclaw_cli.config.agents import resolve_session_store_targets
     from openclaw_cli.config.load import load_config
+    from openclaw_cli.errors import AgentMismatchError, StoreError
     from openclaw_cli.store import era
 
     env = os.environ
@@ -124,11 +125,16 @@ def sqlite_dry_run(*, active_key, agent, all_agents, fix_dm_scope, fix_missing, 
     opts = sqlite_plan.Options(active_key=active_key, fix_missing=bool(fix_missing), fix_dm_scope=bool(fix_dm_scope))
     previews = []
     now_ms = int(time.time() * 1000)
-    for target, agent_store in zip(targets, found):
-        now_ms = int(time.time() * 1000)
-        previews.append(sqlite_plan.preview_agent(cfg=cfg, agent_id=agent_store.agent_id,
-                                                  db_path=agent_store.sqlite_path, store_path=target.store_path,
-                                                  settings=settings, mode=mode, opts=opts, now_ms=now_ms))
+    try:
+        for target, agent_store in zip(targets, found):
+            now_ms = int(time.time() * 1000)
+            previews.append(sqlite_plan.preview_agent(cfg=cfg, agent_id=agent_store.agent_id,
+                                                      db_path=agent_store.sqlite_path, store_path=target.store_path,
+                                                      settings=settings, mode=mode, opts=opts, now_ms=now_ms))
+    except AgentMismatchError as err:
+        if json_out:
+            raise  # 2026.9.6's failure document and lines
+        raise StoreError(err.message) from None  # its text dry run prints the reason alone
     if quiet:
         return True
     if explain:

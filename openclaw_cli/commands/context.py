@@ -12,7 +12,7 @@ from typing import Any
 from openclaw_cli.commands.gateway import Fallback, GatewayOptions, route
 from openclaw_cli.context.target import Target
 from openclaw_cli.context.view import Loaded
-from openclaw_cli.errors import CliError, UsageError
+from openclaw_cli.errors import AgentMismatchError, CliError, UsageError
 
 log = logging.getLogger(__name__)
 
@@ -22,9 +22,7 @@ def run_context_command(mode: str, *, session: str | None, agent: str | None, to
                         timeout: str | None, output: str | None = None) -> None:
     """Resolve the session, load the report (Gateway, persisted run or estimate), print it."""
     from openclaw_cli.commands.gateway import parse_timeout
-    from openclaw_cli.context.target import resolve_target
     from openclaw_cli.context.tokenizer import TOKENIZERS
-    from openclaw_cli.gateway import GatewayError
 
     if tokenizer not in TOKENIZERS:
         raise UsageError(f"--tokenizer must be one of {', '.join(TOKENIZERS)} (got {tokenizer!r})")
@@ -37,6 +35,18 @@ def run_context_command(mode: str, *, session: str | None, agent: str | None, to
     from openclaw_cli.ui import progress
 
     progress.enable(mode != "json")  # reading a large transcript shows a bar at a terminal
+    try:
+        _show(mode, options, session=session, agent=agent, tokenizer=tokenizer, plain=plain, output=output)
+    except AgentMismatchError as err:
+        err.json_output = mode == "json"  # its failure document on stdout, where the report would be
+        raise
+
+
+def _show(mode: str, options: GatewayOptions, *, session: str | None, agent: str | None, tokenizer: str,
+          plain: bool, output: str | None) -> None:
+    from openclaw_cli.context.target import resolve_target
+    from openclaw_cli.gateway import GatewayError
+
     target = resolve_target(session=session, agent=agent)
     try:
         loaded = load_report(target, options)

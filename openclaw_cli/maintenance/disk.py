@@ -370,7 +370,7 @@ def measure_sqlite(req: SqliteDiskRequest) -> DiskUsage:
     (store/sqlite/inspect.py: an immutable open, or a private copy while the WAL holds frames)."""
     from openclaw_cli.errors import StoreError
     from openclaw_cli.maintenance.sqlite_plan import physical_bytes
-    from openclaw_cli.store.sqlite.connection import SUPPORTED_AGENT_SCHEMA
+    from openclaw_cli.store.sqlite.connection import SUPPORTED_AGENT_SCHEMA, check_owner
     from openclaw_cli.store.sqlite.inspect import open_agent_untouched, probe_db
 
     probe = probe_db(req.db_path, "agent", quick_check=False)
@@ -380,6 +380,7 @@ def measure_sqlite(req: SqliteDiskRequest) -> DiskUsage:
     if version > SUPPORTED_AGENT_SCHEMA:
         raise StoreError(f"{req.db_path} was written by a newer OpenClaw (schema {version}); "
                          f"this tool reads up to {SUPPORTED_AGENT_SCHEMA}")
+    check_owner(req.db_path, probe.meta_agent, req.agent_id)
     with open_agent_untouched(req.db_path, probe.meta_agent, version) as db:
         page_size = int(db.rows("PRAGMA page_size")[0][0])
         page_count = int(db.rows("PRAGMA page_count")[0][0])

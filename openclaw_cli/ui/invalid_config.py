@@ -2,41 +2,17 @@
 
 from __future__ import annotations
 
-import os
-import re
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from openclaw_cli.ui import console
+from openclaw_cli.ui.failure import cli_command, json_requested, print_failure
 
 if TYPE_CHECKING:
     from openclaw_cli.config.invalid import InvalidReport
 
-_PROFILE = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}", re.I)
-_CONTAINER = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}")
 _STILL_RUN = "Audit, status, health, logs, tasks list/audit, and doctor commands still run with invalid config."
-
-
-def json_requested(argv: Sequence[str]) -> bool:
-    """`--json` among the arguments (before a `--`), as 2026.9.6 tells JSON output apart before parsing."""
-    for arg in argv:
-        if arg == "--":
-            return False
-        if arg == "--json" or arg.startswith("--json="):
-            return True
-    return False
-
-
-def cli_command(command: str) -> str:
-    """An `openclaw …` command with the active `--container` or `--profile`, as 2026.9.6 shows its hints."""
-    container = (os.environ.get("OPENCLAW_CONTAINER_HINT") or "").strip()
-    profile = (os.environ.get("OPENCLAW_PROFILE") or "").strip()
-    if container and _CONTAINER.fullmatch(container):
-        return command.replace("openclaw", f"openclaw --container {container}", 1)
-    if profile and profile.lower() != "default" and _PROFILE.fullmatch(profile):
-        return command.replace("openclaw", f"openclaw --profile {profile}", 1)
-    return command
 
 
 def _shown_path(path: str) -> str:
@@ -97,9 +73,4 @@ def _print_failure(report: InvalidReport, as_json: bool) -> None:
     else:
         details = "\n".join(f"- {p.line_text(located=False)}" for p in report.problems)
         logged = reason = f"Invalid config at {report.path}:\n{details}"
-    if as_json:
-        console.print_json({"ok": False, "error": {"type": "cli_error", "message": reason}})
-    for line in (logged, "[openclaw] The CLI command failed.", f"[openclaw] Reason: {reason}",
-                 "[openclaw] Debug: set OPENCLAW_DEBUG=1 to include the stack trace.",
-                 f"[openclaw] Try: {cli_command('openclaw doctor')}", f"[openclaw] Help: {cli_command('openclaw --help')}"):
-        console.stderr_line(line)
+    print_failure(reason, as_json=as_json, logged=logged)

@@ -29,6 +29,32 @@ def agent_db(state: Path, agent: str = "main") -> Path:
     return state / "agents" / agent / "agent" / "openclaw-agent.sqlite"
 
 
+def swap_agent_dbs(state: Path, first: str = "main", second: str = "work") -> None:
+    """Swap two agents' databases, each with its `-wal` and `-shm`: each agent's folder then holds
+    a database that records the other agent as its owner."""
+    first_db, second_db = agent_db(state, first), agent_db(state, second)
+    for suffix in ("", "-wal", "-shm"):
+        a, b = Path(f"{first_db}{suffix}"), Path(f"{second_db}{suffix}")
+        if a.exists() or b.exists():
+            swap = a.with_name(a.name + ".swap")
+            if a.exists():
+                a.rename(swap)
+            if b.exists():
+                b.rename(a)
+            if swap.exists():
+                swap.rename(b)
+
+
+def copy_agent_db(state: Path, source: str, target: str) -> None:
+    """Replace agent `target`'s database (and its `-wal`/`-shm`) with a copy of agent `source`'s:
+    only `target`'s folder then holds a database that records another agent as its owner."""
+    source_db, target_db = agent_db(state, source), agent_db(state, target)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{target_db}{suffix}").unlink(missing_ok=True)
+        if Path(f"{source_db}{suffix}").exists():
+            shutil.copy2(f"{source_db}{suffix}", f"{target_db}{suffix}")
+
+
 def write_db(path: Path, *statements: str) -> None:
     """Run statements on a test's own copy of a database (never on the fixture), writable."""
     import apsw

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from openclaw_cli.errors import StoreError
+from openclaw_cli.errors import AgentMismatchError, StoreError
 
 AGENT_DB_FILENAME = "openclaw-agent.sqlite"
 SUPPORTED_AGENT_SCHEMA = 23  # the newest agent schema this reader knows (OpenClaw 2026.9.6)
@@ -67,6 +67,15 @@ def _reason(exc: BaseException) -> str:
     return text.split(": ", 1)[1] if text.startswith(type(exc).__name__ + ": ") else text
 
 
+def check_owner(path: str, owner: object, agent_id: str | None) -> None:
+    """Refuse a database whose `schema_meta` names another agent (its id normalised, as 2026.9.6
+    compares it with the requested one)."""
+    from openclaw_cli.config.agents import normalize_agent_id
+
+    if agent_id is not None and isinstance(owner, str) and owner and normalize_agent_id(owner) != agent_id:
+        raise AgentMismatchError(path, owner, agent_id)
+
+
 def _check_schema(path: str, conn: Any, agent_id: str | None) -> tuple[int, str | None]:
     """`PRAGMA user_version` and the `schema_meta` row, as OpenClaw's read-only opener checks them."""
     version = next(iter(conn.execute("PRAGMA user_version")))[0]
@@ -84,8 +93,7 @@ def _check_schema(path: str, conn: Any, agent_id: str | None) -> tuple[int, str 
         role = meta[0][0] if meta else None
         raise StoreError(f"{path} is not an OpenClaw agent database (schema_meta role {role!r})")
     owner = meta[0][1]
-    if agent_id is not None and isinstance(owner, str) and owner != agent_id:
-        raise StoreError(f"{path} belongs to agent {owner!r}, not {agent_id!r}")
+    check_owner(path, owner, agent_id)
     return version, owner if isinstance(owner, str) else None
 
 
