@@ -50,15 +50,13 @@ class StoreError(CliError):
     """A sessions.json that cannot be used safely (corrupt, not an object, unreadable)."""
 
 
-class AgentMismatchError(StoreError):
-    """An agent database that records another agent as its owner, in 2026.9.6's words; printed as
-    2026.9.6's failure lines (ui/failure.py), with `--json` its failure document."""
+class AgentDbRefusedError(StoreError):
+    """An agent database 2026.9.6 refuses to open for the requested agent (another agent owns it, it
+    names no owner, or its role is not an agent's), in 2026.9.6's words; printed as 2026.9.6's
+    failure lines (ui/failure.py), with `--json` its failure document."""
 
-    def __init__(self, path: str, owner: str, requested: str):
-        super().__init__(f"OpenClaw agent database {path} belongs to agent {owner}; requested agent {requested}.")
-        self.path = path
-        self.owner = owner
-        self.requested = requested
+    def __init__(self, message: str):
+        super().__init__(message)
         self.json_output = False  # set by a command whose output is JSON without `--json` (`context json`)
 
 

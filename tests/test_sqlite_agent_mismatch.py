@@ -151,3 +151,39 @@ def test_an_owner_is_compared_normalised_as_2026_9_6_compares_it(tmp_path):
     ours = run(args, home=homes[1])
     assert (ours.returncode, theirs.returncode) == (0, 0), ours.stderr
     assert json.loads(ours.stdout)["count"] == json.loads(theirs.stdout)["count"] == 7
+
+
+OWNER_ROWS = {
+    "a role other than agent's": "UPDATE schema_meta SET role = 'global' WHERE meta_key = 'primary'",
+    "no owner": "UPDATE schema_meta SET agent_id = NULL WHERE meta_key = 'primary'",
+    "an empty owner": "UPDATE schema_meta SET agent_id = '' WHERE meta_key = 'primary'",
+}
+
+
+@pytest.mark.reference
+@pytest.mark.parametrize("row", list(OWNER_ROWS))
+def test_a_database_with_no_agent_owner_fails_as_2026_9_6_fails(tmp_path, row):
+    homes = [tmp_path / "ref", tmp_path / "ours"]
+    for home in homes:
+        write_db(agent_db(copy_real_96(home), "main"), OWNER_ROWS[row])
+    for args in (["sessions", "--json"], ["sessions", "cleanup", "--dry-run"]):
+        theirs = _masked(refbin.run_reference(args, homes[0], version=refbin.SQLITE_ERA_VERSION), homes[0])
+        assert _ours(args, homes[1]) == theirs, args
+        assert theirs[0] == 1 and "OpenClaw agent database <HOME>/" in theirs[2]
+
+
+@pytest.mark.reference
+def test_a_database_without_its_ownership_row_is_refused_where_2026_9_6_lists_nothing(tmp_path):
+    """2026.9.6's cleanup refuses it; its listing shows no sessions at all though the database holds
+    seven. Ours refuses in both, with the cleanup's words: never a phantom empty store."""
+    homes = [tmp_path / "ref", tmp_path / "ours"]
+    for home in homes:
+        write_db(agent_db(copy_real_96(home), "main"), "DELETE FROM schema_meta WHERE meta_key = 'primary'")
+    args = ["sessions", "cleanup", "--dry-run"]
+    theirs = _masked(refbin.run_reference(args, homes[0], version=refbin.SQLITE_ERA_VERSION), homes[0])
+    assert _ours(args, homes[1]) == theirs
+    listing = _masked(refbin.run_reference(["sessions", "--json"], homes[0], version=refbin.SQLITE_ERA_VERSION),
+                      homes[0])
+    assert json.loads(listing[1])["count"] == 0
+    code, out, _err = _ours(["sessions", "--json"], homes[1])
+    assert code == 1 and json.loads(out)["error"]["message"] == theirs[2].rstrip("\n")

@@ -12,7 +12,7 @@ from helpers.folders import folder_digest
 from helpers.sqlite_state import agent_db, copy_real_96, write_db
 
 from openclaw_cli.config.agents import Target
-from openclaw_cli.errors import AgentMismatchError, StoreError
+from openclaw_cli.errors import AgentDbRefusedError, StoreError
 from openclaw_cli.store import era
 from openclaw_cli.store.sqlite.connection import open_agent_db
 from openclaw_cli.store.sqlite.entries import read_entries
@@ -148,13 +148,21 @@ def test_a_database_written_by_a_newer_openclaw_is_refused_with_its_schema(state
 
 def test_a_database_of_another_agent_or_role_is_refused(state):
     db = agent_db(state)
-    with pytest.raises(AgentMismatchError) as mismatch, open_agent_db(str(db), "work"):
+    with pytest.raises(AgentDbRefusedError) as mismatch, open_agent_db(str(db), "work"):
         pass
     assert mismatch.value.message == f"OpenClaw agent database {db} belongs to agent main; requested agent work."
     with open_agent_db(str(db), "main") as opened:  # the owner as recorded, compared as 2026.9.6 does
         assert opened.agent_id == "main"
     write_db(db, "DROP TRIGGER IF EXISTS x", "UPDATE schema_meta SET role = 'global'")
-    with pytest.raises(StoreError, match="not an OpenClaw agent database"), open_agent_db(str(db), "main"):
+    with pytest.raises(AgentDbRefusedError, match=r"has schema role global; expected agent[.]$"), \
+            open_agent_db(str(db), "main"):
+        pass
+    write_db(db, "UPDATE schema_meta SET role = 'agent', agent_id = NULL")
+    with pytest.raises(AgentDbRefusedError, match=r"has no agent owner[.]$"), open_agent_db(str(db), "main"):
+        pass
+    write_db(db, "DELETE FROM schema_meta WHERE meta_key = 'primary'")
+    with pytest.raises(AgentDbRefusedError, match=r"has no schema ownership metadata[.]$"), \
+            open_agent_db(str(db), "main"):
         pass
 
 

@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> None:
     from typer._click import exceptions as click_exc
 
     from openclaw_cli.config.paths import apply_cli_profile, parse_cli_profile_args
-    from openclaw_cli.errors import AgentMismatchError, CliError, InvalidConfigError
+    from openclaw_cli.errors import AgentDbRefusedError, CliError, InvalidConfigError
     from openclaw_cli.ui.console import GuardedStream
 
     args = list(sys.argv[1:] if argv is None else argv)
@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> None:
         _discard_unwritable_stdout()
         print_invalid_config(err.report, guarded=err.guarded, argv=args)
         sys.exit(err.exit_code)
-    except AgentMismatchError as err:
+    except AgentDbRefusedError as err:
         from openclaw_cli.ui.failure import json_requested, print_failure
 
         _discard_unwritable_stdout()

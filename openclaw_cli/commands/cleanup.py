@@ -98,7 +98,7 @@ def sqlite_dry_run(*, active_key, agent, all_agents, fix_dm_scope, fix_missing, 
     usual way, and a mix is refused there."""
     from openclaw_cli.config.agents import resolve_session_store_targets
     from openclaw_cli.config.load import load_config
-    from openclaw_cli.errors import AgentMismatchError, StoreError
+    from openclaw_cli.errors import AgentDbRefusedError, StoreError
     from openclaw_cli.store import era
 
     env = os.environ
@@ -131,7 +131,7 @@ def sqlite_dry_run(*, active_key, agent, all_agents, fix_dm_scope, fix_missing, 
             previews.append(sqlite_plan.preview_agent(cfg=cfg, agent_id=agent_store.agent_id,
                                                       db_path=agent_store.sqlite_path, store_path=target.store_path,
                                                       settings=settings, mode=mode, opts=opts, now_ms=now_ms))
-    except AgentMismatchError as err:
+    except AgentDbRefusedError as err:
         if json_out:
             raise  # 2026.9.6's failure document and lines
         raise StoreError(err.message) from None  # its text dry run prints the reason alone

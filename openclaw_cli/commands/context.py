@@ -12,7 +12,7 @@ from typing import Any
 from openclaw_cli.commands.gateway import Fallback, GatewayOptions, route
 from openclaw_cli.context.target import Target
 from openclaw_cli.context.view import Loaded
-from openclaw_cli.errors import AgentMismatchError, CliError, UsageError
+from openclaw_cli.errors import AgentDbRefusedError, CliError, UsageError
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ def run_context_command(mode: str, *, session: str | None, agent: str | None, to
     progress.enable(mode != "json")  # reading a large transcript shows a bar at a terminal
     try:
         _show(mode, options, session=session, agent=agent, tokenizer=tokenizer, plain=plain, output=output)
-    except AgentMismatchError as err:
+    except AgentDbRefusedError as err:
         err.json_output = mode == "json"  # its failure document on stdout, where the report would be
         raise
 

@@ -380,7 +380,7 @@ def measure_sqlite(req: SqliteDiskRequest) -> DiskUsage:
     if version > SUPPORTED_AGENT_SCHEMA:
         raise StoreError(f"{req.db_path} was written by a newer OpenClaw (schema {version}); "
                          f"this tool reads up to {SUPPORTED_AGENT_SCHEMA}")
-    check_owner(req.db_path, probe.meta_agent, req.agent_id)
+    check_owner(req.db_path, probe.meta, req.agent_id)
     with open_agent_untouched(req.db_path, probe.meta_agent, version) as db:
         page_size = int(db.rows("PRAGMA page_size")[0][0])
         page_count = int(db.rows("PRAGMA page_count")[0][0])

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from openclaw_cli.errors import AgentMismatchError, StoreError
+from openclaw_cli.errors import AgentDbRefusedError, StoreError
 
 AGENT_DB_FILENAME = "openclaw-agent.sqlite"
 SUPPORTED_AGENT_SCHEMA = 23  # the newest agent schema this reader knows (OpenClaw 2026.9.6)
@@ -67,13 +67,23 @@ def _reason(exc: BaseException) -> str:
     return text.split(": ", 1)[1] if text.startswith(type(exc).__name__ + ": ") else text
 
 
-def check_owner(path: str, owner: object, agent_id: str | None) -> None:
-    """Refuse a database whose `schema_meta` names another agent (its id normalised, as 2026.9.6
-    compares it with the requested one)."""
+def check_owner(path: str, meta: tuple[object, object] | None, agent_id: str | None) -> None:
+    """Refuse, in 2026.9.6's words, a database without its primary `schema_meta` row (`meta`: its role
+    and agent id), or whose row is not an agent's, names no owner, or names another agent (its id
+    normalised, as 2026.9.6 compares it with the requested one)."""
     from openclaw_cli.config.agents import normalize_agent_id
 
-    if agent_id is not None and isinstance(owner, str) and owner and normalize_agent_id(owner) != agent_id:
-        raise AgentMismatchError(path, owner, agent_id)
+    what = f"OpenClaw agent database {path}"
+    if meta is None:
+        raise AgentDbRefusedError(f"{what} has no schema ownership metadata.")
+    role, owner = meta
+    if role != "agent":
+        raise AgentDbRefusedError(f"{what} has schema role {role if isinstance(role, str) else 'unknown'}; "
+                                  "expected agent.")
+    if not isinstance(owner, str) or not owner:
+        raise AgentDbRefusedError(f"{what} has no agent owner.")
+    if agent_id is not None and normalize_agent_id(owner) != agent_id:
+        raise AgentDbRefusedError(f"{what} belongs to agent {owner}; requested agent {agent_id}.")
 
 
 def _check_schema(path: str, conn: Any, agent_id: str | None) -> tuple[int, str | None]:
@@ -89,12 +99,10 @@ def _check_schema(path: str, conn: Any, agent_id: str | None) -> tuple[int, str 
     if not has_meta:
         raise StoreError(f"{path} has no schema_meta table, so it is not an OpenClaw agent database")
     meta = list(conn.execute("SELECT role, agent_id FROM schema_meta WHERE meta_key = 'primary'"))
-    if not meta or meta[0][0] != "agent":
-        role = meta[0][0] if meta else None
-        raise StoreError(f"{path} is not an OpenClaw agent database (schema_meta role {role!r})")
+    check_owner(path, meta[0] if meta else None, agent_id)
     owner = meta[0][1]
-    check_owner(path, owner, agent_id)
-    return version, owner if isinstance(owner, str) else None
+    assert isinstance(owner, str)  # check_owner refuses any other
+    return version, owner
 
 
 @contextmanager

@@ -34,6 +34,7 @@ class DbProbe:
     meta_role: str | None = None
     meta_version: int | None = None
     meta_agent: str | None = None
+    meta: tuple[object, object] | None = None  # the primary schema_meta row's role and agent id, as stored
     app_version: str | None = None
     quick_check: list[str] = field(default_factory=list)
     wal_bytes: int = 0
@@ -105,6 +106,7 @@ def _read_markers(probe: DbProbe, conn: Any) -> None:
             probe.meta_version = version if isinstance(version, int) else None
             probe.meta_agent = agent if isinstance(agent, str) else None
             probe.app_version = app.split("\n", 1)[0] if isinstance(app, str) else None
+            probe.meta = (role, agent)
 
 
 def probe_db(path: str, role: str, quick_check: bool = True) -> DbProbe:
