@@ -332,11 +332,11 @@ def test_unparseable_config(tmp_path):
     assert loaded.issues[0].format().startswith("<root>: JSON5 parse failed: ")
 
 
-def test_a_json5_error_names_the_file_with_its_line_and_column(tmp_path):
+def test_a_json5_error_is_npm_json5s_with_its_line_and_column(tmp_path):
     home, env = _home_with(tmp_path, {".openclaw/openclaw.json": '// settings\n{ session: @ }\n'})
     loaded = config.load_config(env, strict=False, cwd=str(home))
-    path = home / ".openclaw" / "openclaw.json"
-    assert loaded.issues[0].message == f'JSON5 parse failed: {path}:2:12: Unexpected "@"'
+    assert loaded.issues[0].message == "JSON5 parse failed: SyntaxError: JSON5: invalid character '@' at 2:12"
+    assert loaded.read_failure == "JSON5: invalid character '@' at 2:12"
 
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from openclaw_cli.config import paths
-from openclaw_cli.config.json5 import js_numbers, read_text
+from openclaw_cli.config.json5 import parse_json5, read_text
 from openclaw_cli.js.values import js_typeof
 
 MAX_INCLUDE_DEPTH = 10
@@ -151,10 +151,8 @@ class _Includes:
             raise ConfigIncludeError(f"Maximum include depth ({MAX_INCLUDE_DEPTH}) exceeded at: {include}")
         raw = self._read(include, resolved)
         try:
-            import json5
-
-            parsed = js_numbers(json5.loads(raw))
-        except Exception:
+            parsed = parse_json5(raw)
+        except ValueError:
             raise ConfigIncludeError(
                 f"Failed to parse include file: {include} (resolved: {resolved})") from None
         return self.process(parsed, resolved, (*chain, resolved), depth + 1)

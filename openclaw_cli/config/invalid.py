@@ -22,7 +22,8 @@ _SENSITIVE = (re.compile(r"token$", re.I), re.compile("password", re.I), re.comp
 _NOT_SENSITIVE = ("maxtokens", "maxoutputtokens", "maxinputtokens", "maxcompletiontokens", "contexttokens",
                   "totaltokens", "tokencount", "tokenlimit", "tokenbudget", "passwordfile")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$:-]*")
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+# Escape sequences, and a C1 CSI with parameters (`\x9b' a` of json5's `invalid character '\x9b' at …`)
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x9b[\x20-\x3f]+[\x40-\x7e]")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _ESCAPES = {"\r": "\\r", "\n": "\\n", "\t": "\\t"}
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from openclaw_cli.config.units import MAX_SAFE_INTEGER
@@ -26,28 +25,35 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"invalid JSON constant {name}")
 
 
-_POSITION = re.compile(r"^<string>:(\d+) (.*) at column (\d+)$", re.S)
+class Json5Error(ValueError):
+    """npm json5's SyntaxError: `str()` is `String(err)` (`SyntaxError: JSON5: …`), `message` its message."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"SyntaxError: {message}")
+        self.message = message
 
 
-def parse_json5(raw: str, source: str | None = None) -> Any:
-    """JSON.parse first, then JSON5 (comments, trailing commas, unquoted keys…). Raises ValueError,
-    whose message names `source` (the file) with the line and column: `<file>:2:1: Unexpected end of input`."""
+def parse_json5(raw: str) -> Any:
+    """JSON.parse first, then JSON5 (comments, trailing commas, unquoted keys…). Raises Json5Error
+    for text npm json5 rejects (`SyntaxError: JSON5: invalid character '@' at 2:12`), ValueError
+    for the rare text it accepts that the Python package cannot read."""
     try:
         return js_numbers(json.loads(raw, parse_constant=_reject_constant))
     except (ValueError, RecursionError):
         pass
+    from openclaw_cli.config.json5_reason import json5_failure
+
+    failure = json5_failure(raw)
+    if failure is not None:
+        raise Json5Error(failure)
     import json5
 
     try:
         return js_numbers(json5.loads(raw))
-    except Exception as exc:  # json5 raises ValueError subclasses, and others on odd input
-        text = str(exc) or exc.__class__.__name__
-        where = _POSITION.match(text)
-        if where and source:
-            text = f"{source}:{where.group(1)}:{where.group(3)}: {where.group(2)}"
-        elif source:
-            text = f"{source}: {text}"
-        raise ValueError(text) from None
+    except RecursionError:  # npm json5 accepts it; the Python package recurses
+        raise ValueError("nested too deeply for our JSON5 parser") from None
+    except Exception as exc:  # npm json5 accepts it; the Python package does not
+        raise ValueError(f"our JSON5 parser could not read it: {exc or exc.__class__.__name__}") from None
 
 
 def read_text(path: str) -> str:

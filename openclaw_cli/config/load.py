@@ -17,7 +17,7 @@ from openclaw_cli.config.env import (
     substitute_env_vars,
 )
 from openclaw_cli.config.includes import ConfigIncludeError, resolve_includes
-from openclaw_cli.config.json5 import parse_json5, read_text
+from openclaw_cli.config.json5 import Json5Error, parse_json5, read_text
 from openclaw_cli.errors import ConfigError
 from openclaw_cli.js.strings import js_trim
 
@@ -38,7 +38,7 @@ class LoadedConfig:
     warnings: list[ConfigIssue] = field(default_factory=list)
     raw: str | None = None  # the file's text, as read
     parsed: Any = None  # the file as written (before `$include` and `${VAR}`)
-    read_failure: str | None = None  # why the file could not be read, or the parser's words when it is no JSON5
+    read_failure: str | None = None  # why the file could not be read (Node's words), or `JSON5: …`
 
     @property
     def valid(self) -> bool:
@@ -126,10 +126,10 @@ def _load_file(path: str, env: MutableMapping[str, str]) -> LoadedConfig:
         return LoadedConfig(path, True, {}, [ConfigIssue("", f"read failed: Error: {message}")],
                             read_failure=message)
     try:
-        parsed = parse_json5(raw, path)
+        parsed = parse_json5(raw)
     except ValueError as exc:
         return LoadedConfig(path, True, {}, [ConfigIssue("", f"JSON5 parse failed: {exc}")], raw=raw,
-                            read_failure=str(exc))
+                            read_failure=exc.message if isinstance(exc, Json5Error) else str(exc))
     try:
         data, issues, warnings = resolve_config(parsed, path, env)
     except (ConfigIncludeError, RecursionError) as exc:

@@ -66,9 +66,7 @@ def _print_guard(report: InvalidReport, *, located: bool, fix_line: bool, run_li
 
 def _print_failure(report: InvalidReport, as_json: bool) -> None:
     if report.read_failure is not None:
-        from openclaw_cli.config.invalid import safe_text
-
-        reason = safe_text(report.read_failure)  # one line: our parser's words may hold a line break
+        reason = report.read_failure  # json5's message, as it is (one line: it escapes line breaks)
         logged = f"Failed to read config at {report.path}: {reason}"
     else:
         details = "\n".join(f"- {p.line_text(located=False)}" for p in report.problems)
