@@ -52,10 +52,9 @@ def _home(tmp_path: Path, name: str, state_name: str) -> Path:
     return home
 
 
-# 2026.9.6's lines that are no part of the failure: its notes on the legacy config keys it moves in
-# memory (which we never print), and its timing diagnostic when a write to its own global database
-# waited over 100 ms for a lock (its dry run writes that database; ours writes nothing).
-NOISE = ("Config (", "[sqlite/transaction] slow SQLite ")
+# 2026.9.6's line that is no part of the failure: its timing diagnostic when a write to its own global
+# database waited over 100 ms for a lock (its dry run writes that database; ours writes nothing).
+NOISE = ("[sqlite/transaction] slow SQLite ",)
 
 
 def _masked(result, home: Path) -> tuple[int, str, str]:
@@ -87,6 +86,12 @@ def test_a_command_2026_9_6_has_fails_as_2026_9_6_fails(tmp_path, state_name, ar
     assert theirs[0] == 1 and "belongs to agent" in theirs[2]
 
 
+# What 2026.9.6's bare `sessions` prints first on the fixture's config: its notes on the legacy roster.
+NOTES = "".join(f"Config (<HOME>/.openclaw/openclaw.json): {note}\n" for note in (
+    "Moved agents.list to keyed agents.entries.", "Materialized legacy per-surface agent ownership.",
+    "Removed retired agents.entries.*.default markers."))
+
+
 def _reason(agent: str, owner: str) -> str:
     return (f"OpenClaw agent database <HOME>/.openclaw/agents/{agent}/agent/openclaw-agent.sqlite "
             f"belongs to agent {owner}; requested agent {agent}.")
@@ -96,9 +101,10 @@ def test_the_listing_prints_2026_9_6s_failure_lines_and_with_json_its_document(t
     home = _home(tmp_path, "home", "swapped")
     reason = _reason("main", "work")
     lines = f"[openclaw] The CLI command failed.\n[openclaw] Reason: {reason}\n{TAIL}"
-    assert _ours(["sessions"], home) == (1, "", lines)
+    assert _ours(["sessions"], home) == (1, "", NOTES + lines)
     code, out, err = _ours(["sessions", "--json"], home)
-    assert (code, json.loads(out), err) == (1, {"ok": False, "error": {"type": "cli_error", "message": reason}}, lines)
+    assert (code, json.loads(out), err) == (1, {"ok": False, "error": {"type": "cli_error", "message": reason}},
+                                            NOTES + lines)
     # the text dry run prints the reason alone, as 2026.9.6's does; with --json the same document
     assert _ours(["sessions", "cleanup", "--dry-run"], home) == (1, "", reason + "\n")
     assert _ours(["sessions", "cleanup", "--dry-run", "--json"], home) == (1, out, lines)
@@ -108,8 +114,8 @@ def test_all_agents_fails_on_the_first_foreign_database_and_lists_no_other_agent
     home = _home(tmp_path, "home", "work holds main's")
     assert _ours(["sessions", "--agent", "main"], home)[0] == 0  # main's own database is fine
     code, out, err = _ours(["sessions", "--all-agents"], home)
-    assert (code, out) == (1, "") and err.startswith(f"[openclaw] The CLI command failed.\n[openclaw] Reason: "
-                                                     f"{_reason('work', 'main')}\n")
+    assert (code, out) == (1, "") and err.startswith(f"{NOTES}[openclaw] The CLI command failed.\n"
+                                                     f"[openclaw] Reason: {_reason('work', 'main')}\n")
 
 
 OURS_ONLY = [

@@ -53,14 +53,9 @@ def sessions(
     ctx.obj = {"agent": agent, "all_agents": all_agents, "json": json_out, "store": store,
                "active": active, "limit": limit}
     if ctx.invoked_subcommand is None:
-        from openclaw_cli.errors import InvalidConfigError
-
-        try:
-            _run_list(agent=agent, all_agents=all_agents, json_out=json_out, store=store, active=active,
-                      limit=limit)
-        except InvalidConfigError as err:
-            err.guarded = False  # OpenClaw 2026.9.6's `sessions` reads the config itself, unchecked before
-            raise
+        # OpenClaw 2026.9.6's bare `sessions` reads the config itself (unchecked before, with its notes)
+        _run_list(agent=agent, all_agents=all_agents, json_out=json_out, store=store, active=active,
+                  limit=limit, own_read=True)
 
 
 LIST_EPILOG = """\b

@@ -54,16 +54,17 @@ def _style():
 
 
 def run_list_command(*, agent: str | None, all_agents: bool, json_out: bool, store: str | None,
-                     active: str | None, limit: str | None) -> None:
+                     active: str | None, limit: str | None, own_read: bool = False) -> None:
+    """`openclaw sessions [list]`; `own_read` reads the config as 2026.9.6's bare `sessions` does (config/load.py)."""
     from openclaw_cli.gcpause import paused
 
     with paused():  # the config, the stores, their rows and the output all live until the end
         _list_sessions(agent=agent, all_agents=all_agents, json_out=json_out, store=store, active=active,
-                       limit=limit)
+                       limit=limit, own_read=own_read)
 
 
 def _list_sessions(*, agent: str | None, all_agents: bool, json_out: bool, store: str | None,
-                   active: str | None, limit: str | None) -> None:
+                   active: str | None, limit: str | None, own_read: bool) -> None:
     from openclaw_cli.config.agents import check_explicit_store, resolve_session_store_targets
     from openclaw_cli.config.load import load_config
     from openclaw_cli.listing.acp import load_acp_sessions
@@ -75,7 +76,7 @@ def _list_sessions(*, agent: str | None, all_agents: bool, json_out: bool, store
     from openclaw_cli.ui import console as output
 
     env = os.environ
-    raw_cfg = load_config(env).data
+    raw_cfg = load_config(env, own_read=own_read).data
     cfg = runtime_view(raw_cfg)
     context = ContextDefaults(cfg, default_model_ref(cfg, None).model)
     targets = resolve_session_store_targets(raw_cfg, store=store, agent=agent, all_agents=all_agents, env=env)

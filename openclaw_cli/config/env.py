@@ -101,14 +101,16 @@ def substitute_string(text: str, env: Mapping[str, str],
 
 
 def substitute_env_vars(value: Any, env: Mapping[str, str], path: str = "",
-                        on_missing: Callable[[str, str], None] | None = None) -> Any:
-    """Apply `substitute_string` to every string value (not keys) in a parsed config."""
+                        on_missing: Callable[[str, str, tuple], None] | None = None,
+                        segments: tuple = ()) -> Any:
+    """Apply `substitute_string` to every string value (not keys) in a parsed config; `on_missing`
+    gets each unset variable's name, the dotted path of its value and that path's keys and indexes."""
     if isinstance(value, str):
-        return substitute_string(value, env, (lambda name: on_missing(name, path)) if on_missing else None)
+        return substitute_string(value, env, (lambda name: on_missing(name, path, segments)) if on_missing else None)
     if isinstance(value, list):
-        return [substitute_env_vars(v, env, f"{path}[{i}]", on_missing) for i, v in enumerate(value)]
+        return [substitute_env_vars(v, env, f"{path}[{i}]", on_missing, (*segments, i)) for i, v in enumerate(value)]
     if isinstance(value, dict):
-        return {k: substitute_env_vars(v, env, f"{path}.{k}" if path else k, on_missing)
+        return {k: substitute_env_vars(v, env, f"{path}.{k}" if path else k, on_missing, (*segments, k))
                 for k, v in value.items()}
     return value
 

@@ -18,11 +18,11 @@ from openclaw_cli.config.env import (
 )
 from openclaw_cli.config.includes import ConfigIncludeError, resolve_includes
 from openclaw_cli.config.json5 import Json5Error, parse_json5, read_text
-from openclaw_cli.errors import ConfigError
 from openclaw_cli.js.strings import js_trim
 
 if TYPE_CHECKING:  # the schema (pydantic) is loaded only when there is a config to validate
     from openclaw_cli.config.schema import ConfigIssue
+    from openclaw_cli.errors import InvalidConfigError
 
 DEFAULT_GATEWAY_PORT = 18789
 
@@ -39,6 +39,7 @@ class LoadedConfig:
     raw: str | None = None  # the file's text, as read
     parsed: Any = None  # the file as written (before `$include` and `${VAR}`)
     read_failure: str | None = None  # why the file could not be read (Node's words), or `JSON5: …`
+    resolved: bool = False  # read, parsed, its `$include`s and `${VAR}`s resolved (then validated)
 
     @property
     def valid(self) -> bool:
@@ -55,7 +56,7 @@ def format_config_error(path: str, issues: list[ConfigIssue]) -> str:
 
 
 def load_config(env: MutableMapping[str, str] | None = None, *, strict: bool = True,
-                dotenv: bool = True, cwd: str | None = None) -> LoadedConfig:
+                dotenv: bool = True, cwd: str | None = None, own_read: bool = False) -> LoadedConfig:
     """Read the active config the way OpenClaw's CLI does.
 
     `env` (default: os.environ) is updated in place like OpenClaw's process
@@ -64,6 +65,10 @@ def load_config(env: MutableMapping[str, str] | None = None, *, strict: bool = T
     `strict`, any problem raises ConfigError (one line); otherwise it is listed in `issues`
     and `data` holds the best-effort config. A state folder that is a file (or lies below
     one) always raises CliError.
+
+    A SQLite-era config is judged as 2026.9.6 judges it, after its in-memory migrations
+    (config/read96.py). `own_read` is the read of 2026.9.6's bare `openclaw sessions`, which is not
+    checked before the command: it prints its notes on the config first, and fails in its own lines.
     """
     env = os.environ if env is None else env
     if dotenv:
@@ -73,14 +78,45 @@ def load_config(env: MutableMapping[str, str] | None = None, *, strict: bool = T
     if dotenv:
         load_config_dotenv(env, cwd)
     loaded = _load_file(path, env)
+    noted = _read_as_sqlite_era(loaded, env, own_read) if loaded.resolved else False
     if strict and loaded.issues:
-        raise _invalid_config(loaded, env)
-    if strict:
+        err = _invalid_config(loaded, env)
+        err.guarded = not own_read
+        raise err
+    if strict and not noted:  # else 2026.9.6's `sessions` named them in its own notes
         _warn_missing_env(loaded)
     return loaded
 
 
-def _invalid_config(loaded: LoadedConfig, env: MutableMapping[str, str]) -> ConfigError:
+def _read_as_sqlite_era(loaded: LoadedConfig, env: MutableMapping[str, str], own_read: bool) -> bool:
+    """A SQLite-era config's context budgets moved as 2026.9.6 moves them on reading (its schema judged
+    the migrated config already), and with `own_read` its notes printed; True when they were."""
+    from openclaw_cli.config import read96
+
+    if not own_read and not read96.has_legacy_budget(loaded.data):
+        return False
+    from openclaw_cli.config.era import SQLITE_ERA, config_era
+
+    if config_era(loaded.data, env) != SQLITE_ERA:
+        return False
+    loaded.data, budget_notes = read96.migrate_context_budget(loaded.data)
+    if own_read:
+        _print_read_notes(loaded, loaded.data, budget_notes)
+    return own_read
+
+
+def _print_read_notes(loaded: LoadedConfig, migrated: Any, budget_notes: list[str]) -> None:
+    from openclaw_cli.config import read96
+    from openclaw_cli.ui.console import stderr_line
+
+    missing = [(w.variable, w.segments or ()) for w in loaded.warnings if w.variable]
+    for note in read96.read_notes(migrated, budget_notes, missing):
+        stderr_line(f"Config ({loaded.path}): {note}")
+    if read96.warns_gateway_token(migrated):
+        stderr_line(read96.GATEWAY_TOKEN_LINE)
+
+
+def _invalid_config(loaded: LoadedConfig, env: MutableMapping[str, str]) -> InvalidConfigError:
     """The error of an invalid config: the one-line form, with the report of the era's release."""
     from openclaw_cli.config.era import SQLITE_ERA, config_era
     from openclaw_cli.config.invalid import build_report, file_era_report
@@ -136,7 +172,7 @@ def _load_file(path: str, env: MutableMapping[str, str]) -> LoadedConfig:
         message = str(exc) if isinstance(exc, ConfigIncludeError) else "Include resolution failed"
         return LoadedConfig(path, True, parsed if isinstance(parsed, dict) else {}, [ConfigIssue("", message)],
                             raw=raw, parsed=parsed)
-    return LoadedConfig(path, True, data, issues, warnings, raw=raw, parsed=parsed)
+    return LoadedConfig(path, True, data, issues, warnings, raw=raw, parsed=parsed, resolved=True)
 
 
 def resolve_config(parsed: Any, path: str, env: MutableMapping[str, str]
@@ -150,9 +186,9 @@ def resolve_config(parsed: Any, path: str, env: MutableMapping[str, str]
         apply_config_env(resolved, env)
     warnings: list[ConfigIssue] = []
     resolved = substitute_env_vars(
-        resolved, env, on_missing=lambda name, where: warnings.append(
+        resolved, env, on_missing=lambda name, where, segments: warnings.append(
             ConfigIssue(where, f'Missing env var "{name}" - feature using this value will be unavailable',
-                        variable=name)))
+                        variable=name, segments=segments)))
     issues = validate_config(resolved, env)
     return (resolved if isinstance(resolved, dict) else {}), issues, warnings
 

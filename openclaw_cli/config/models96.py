@@ -7,9 +7,10 @@ Built from the pieces of `config/models.py`: a variant takes a 2026.7.1 object, 
 (agents keyed by id) and `agents.ownership` with their roster rules, `broadcast` groups, and the
 agent ids that heartbeats, the system agent, Talk, bindings and broadcasts name. Accepted with their values unchecked: the other new keys (`gateway.roles`,
 `agents.defaults.mediaModels`, new top-level sections, ...). Rejected: the keys it dropped from
-`session`, `agents`, `gateway`, `cron`, `acp` and `meta`. Still accepted as in 2026.7.1: the keys
-2026.9.6 moves on load (`agents.list` becomes `agents.entries`) and the keys it dropped inside the
-other sections (not followed: only their own key sets are checked).
+`session`, `agents` (`agents.list` too: 2026.9.6 judges a config as it migrates it on reading,
+config/read96.py, where a legacy list becomes `agents.entries`), `gateway`, `cron`, `acp` and `meta`.
+Still accepted as in 2026.7.1: the keys 2026.9.6 dropped inside the other sections (not followed:
+only their own key sets are checked).
 """
 
 import re
@@ -188,19 +189,18 @@ def _agent_id(value: Any) -> str:
 
 
 class Agents96(Refined):
+    refine_beside_unknown_keys = True  # `agents: Unrecognized key: "list"` comes with the roster's rules
     ownership: Annotated[Literal["explicit"], ONE_OF] = UNSET
     defaults: AgentDefaults96 = UNSET  # type: ignore[valid-type]
     keyed: dict[Annotated[str, _AgentIdKey()], AgentEntry96] = Field(UNSET, alias="entries")  # type: ignore[valid-type]
-    entries: list[AgentEntry] = Field(UNSET, alias="list")  # moved to `entries` when 2026.9.6 loads it
 
     @classmethod
     def refine(cls, value: dict) -> Iterable[tuple[tuple, str]]:
-        keyed = value.get("entries")
-        listed = value.get("list")
-        if not isinstance(keyed, dict) and isinstance(listed, list):  # 2026.9.6 moves it to `entries` first
-            keyed = {e.get("id"): e for e in listed if isinstance(e, dict) and isinstance(e.get("id"), str)}
+        keyed = value.get("entries", {})
         if not isinstance(keyed, dict):
             return
+        if not keyed:
+            yield ("entries",), "agents.entries must contain at least one configured agent"
         first_key: dict[str, str] = {}
         for key in keyed:
             agent_id = _agent_id(key)
@@ -333,21 +333,13 @@ def _unknown(agent_id: Any) -> str:
 
 class _RootRefinement96(Refined):
     """The checks across sections: every agent id a heartbeat, the system agent, Talk, a binding or a
-    broadcast names is a configured agent (`agents.entries`, or `agents.list` that 2026.9.6 moves
-    there; `main` when none is configured)."""
+    broadcast names is a configured agent (`agents.entries`; `main` when none is configured)."""
 
     @classmethod
     def refine(cls, value: dict) -> Iterable[tuple[tuple, str]]:
         agents = object_at(value, "agents")
         keyed = agents.get("entries")
-        listed = agents.get("list")
-        if isinstance(keyed, dict) and keyed:
-            ids = list(keyed)
-        elif isinstance(listed, list):
-            ids = [e.get("id") for e in listed if isinstance(e, dict)]
-        else:
-            ids = []
-        ids = ids or ["main"]  # the agent a config without agents has
+        ids = (list(keyed) if isinstance(keyed, dict) else []) or ["main"]  # the agent of an empty roster
         known = {_agent_id(i) for i in ids}
         for path in _EXPLICIT_TARGETS:
             cursor: Any = value

@@ -107,6 +107,10 @@ def validate_config(cfg: Any, env: Mapping[str, str] | None = None, era: str | N
     duplicate agent folders, or else the Tailscale exposure rules. Judged by the release of `era`
     (default: the state's, config/era.py)."""
     era = config_era(cfg, env) if era is None else era
+    if era == SQLITE_ERA:  # 2026.9.6 judges the config as it migrates it in memory
+        from openclaw_cli.config.read96 import validation_config
+
+        cfg = validation_config(cfg, env)
     try:
         schema_for(era).model_validate(cfg)
     except ValidationError as exc:
@@ -120,6 +124,8 @@ def unknown_key_paths(cfg: Any, era: str = FILE_ERA) -> list[tuple[str | int, ..
     """Paths of the keys the schema of `era` does not know, children before the parent's own (validator order)."""
     out: list[tuple[str | int, ...]] = []
     _walk(schema_for(era), cfg, (), out)
+    if era == SQLITE_ERA:  # 2026.9.6 reads a legacy `agents.list` as `agents.entries`
+        out = [path for path in out if path[:2] != ("agents", "list")]
     return out
 
 

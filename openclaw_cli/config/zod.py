@@ -1,7 +1,7 @@
 """Pydantic building blocks that validate as OpenClaw's zod schema does (checks, unions, refinements)."""
 
 from collections.abc import Callable, Iterable
-from typing import Any, TypeGuard, get_args
+from typing import Any, ClassVar, TypeGuard, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, ValidationError, model_validator
 from pydantic_core import core_schema
@@ -56,6 +56,9 @@ class Refined(Strict):
     the refinement runs here around the model's own validation.
     """
 
+    # zod 4 (2026.9.6's `agents`) runs the refinement beside unknown keys too; zod 3 (2026.7.1) does not.
+    refine_beside_unknown_keys: ClassVar[bool] = False
+
     @classmethod
     def refine(cls, value: dict) -> Iterable[tuple[tuple, str]]:
         return ()
@@ -69,7 +72,8 @@ class Refined(Strict):
             result = handler(value)
         except ValidationError as exc:
             errors = exc.errors()
-            if any(issues.aborts(e) for e in errors):
+            if any(issues.aborts(e) and not (cls.refine_beside_unknown_keys and e["type"] == "extra_forbidden")
+                   for e in errors):
                 raise
         found = [issues.new_error(loc, issues.check_error(message)) for loc, message in cls.refine(value)]
         if errors or found:

@@ -156,6 +156,11 @@ def wait_until_settled(db: Path, session_key: str, quiet_s: float = 1.0, timeout
 
 def listing_text(result) -> str:
     """2026.9.6's `sessions` text: it writes the listing to stderr when stdout is piped, after its
-    config notices (left out)."""
+    notes on reading the config (left out: `read_notes`)."""
     lines = [line for line in (result.stdout + result.stderr).splitlines(True) if not line.startswith("Config (")]
     return "".join(lines)
+
+
+def read_notes(result) -> str:
+    """2026.9.6's `Config (<file>): …` lines on stderr, before its `sessions` listing (ours: all of stderr)."""
+    return "".join(line for line in result.stderr.splitlines(True) if line.startswith("Config ("))
