@@ -182,10 +182,15 @@ def problem(issue: ConfigIssue, raw: str | None, parsed: Any, effective: Any, so
 _VERSION = re.compile(r"v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+|\.beta(?:\.\d+)?)?(?:\+[0-9A-Za-z.-]+)?")
 
 
-def touched_warning(touched: Any) -> str | None:
-    """2026.9.6's advice when the config was last written by a newer release (its x.y.z above 2026.9.6)."""
+def written_by_newer(touched: Any) -> bool:
+    """Whether `meta.lastTouchedVersion` names a release after 2026.9.6 (its x.y.z above it)."""
     match = _VERSION.fullmatch(touched.strip()) if isinstance(touched, str) else None
-    if match is None or tuple(int(g) for g in match.groups()) <= (2026, 9, 6):
+    return match is not None and tuple(int(g) for g in match.groups()) > (2026, 9, 6)
+
+
+def touched_warning(touched: Any) -> str | None:
+    """2026.9.6's advice in its invalid-config block when the config was last written by a newer release."""
+    if not written_by_newer(touched):
         return None
     return f"Config was last written by OpenClaw {touched}, but you are running {RUNNING_VERSION} — upgrade or re-run setup."
 

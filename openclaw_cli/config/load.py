@@ -85,7 +85,18 @@ def load_config(env: MutableMapping[str, str] | None = None, *, strict: bool = T
         raise err
     if strict and not noted:  # else 2026.9.6's `sessions` named them in its own notes
         _warn_missing_env(loaded)
+    if strict:
+        _warn_newer_writer(loaded)
     return loaded
+
+
+def _warn_newer_writer(loaded: LoadedConfig) -> None:
+    """2026.9.6's lines on a valid config last written by a newer release (such a config is of the SQLite era)."""
+    from openclaw_cli.config.read96 import newer_writer_lines
+    from openclaw_cli.ui.console import stderr_line
+
+    for line in newer_writer_lines(loaded.data):
+        stderr_line(line)
 
 
 def _read_as_sqlite_era(loaded: LoadedConfig, env: MutableMapping[str, str], own_read: bool) -> bool:

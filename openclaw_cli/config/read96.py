@@ -299,6 +299,19 @@ def read_notes(cfg: Any, budget_notes: list[str], missing: list[tuple[str, tuple
     return unset + budget_notes + roster_notes(cfg)
 
 
+def newer_writer_lines(cfg: Any) -> list[str]:
+    """2026.9.6's warning, once a config is valid, that a newer release last wrote it."""
+    from openclaw_cli.config.invalid import RUNNING_VERSION, written_by_newer
+
+    touched = object_at(cfg, "meta").get("lastTouchedVersion")
+    if not written_by_newer(touched):
+        return []
+    return [f"Your OpenClaw config was written by version {touched}, but this command is running {RUNNING_VERSION}.",
+            "Check: `openclaw --version`, `which openclaw`, and `openclaw gateway status --deep`.",
+            "If unexpected, update PATH so `openclaw` points to the version you want, or reinstall the Gateway "
+            "service from that same OpenClaw install."]
+
+
 def warns_gateway_token(cfg: Any) -> bool:
     """Whether 2026.9.6 warns that `gateway.token` is ignored."""
     gateway = cfg.get("gateway") if _record(cfg) else None
