@@ -112,18 +112,19 @@ def _read_as_sqlite_era(loaded: LoadedConfig, env: MutableMapping[str, str], own
         return False
     loaded.data, budget_notes = read96.migrate_context_budget(loaded.data)
     if own_read:
-        _print_read_notes(loaded, loaded.data, budget_notes)
+        _print_read_notes(loaded, budget_notes)
     return own_read
 
 
-def _print_read_notes(loaded: LoadedConfig, migrated: Any, budget_notes: list[str]) -> None:
+def _print_read_notes(loaded: LoadedConfig, budget_notes: list[str]) -> None:
+    """2026.9.6's `Config (<file>): …` notes on `loaded` (its budgets already moved), then its gateway.token line."""
     from openclaw_cli.config import read96
     from openclaw_cli.ui.console import stderr_line
 
     missing = [(w.variable, w.segments or ()) for w in loaded.warnings if w.variable]
-    for note in read96.read_notes(migrated, budget_notes, missing):
+    for note in read96.read_notes(loaded.data, budget_notes, missing):
         stderr_line(f"Config ({loaded.path}): {note}")
-    if read96.warns_gateway_token(migrated):
+    if read96.warns_gateway_token(loaded.data):
         stderr_line(read96.GATEWAY_TOKEN_LINE)
 
 

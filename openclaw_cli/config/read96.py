@@ -12,11 +12,11 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import Any
 
 from openclaw_cli.config.agents import normalize_agent_id
 from openclaw_cli.js.strings import js_trim
-from openclaw_cli.js.values import lower_or_empty, object_at, opt_str, truthy
+from openclaw_cli.js.values import is_record, lower_or_empty, object_at, opt_str, truthy
 
 REPLACEMENT = "models.providers.<provider>.models[].contextTokens"
 _BUDGET_KEYS = ("contextTokens", "contextWindow")
@@ -25,28 +25,24 @@ _CHANNEL_METADATA_KEYS = ("defaults", "modelByChannel")
 GATEWAY_TOKEN_LINE = 'Config uses "gateway.token". This key is ignored; use "gateway.auth.token" instead.'
 
 
-def _record(value: Any) -> TypeGuard[dict]:
-    return isinstance(value, dict)
-
-
 def has_legacy_budget(cfg: Any) -> bool:
     """True when `cfg` holds a context budget 2026.9.6 moves or drops."""
-    if not _record(cfg):
+    if not is_record(cfg):
         return False
     models = cfg.get("models")
-    providers = models.get("providers") if _record(models) else None
-    if _record(providers) and any(_record(p) and any(k in p for k in _BUDGET_KEYS) for p in providers.values()):
+    providers = models.get("providers") if is_record(models) else None
+    if is_record(providers) and any(is_record(p) and any(k in p for k in _BUDGET_KEYS) for p in providers.values()):
         return True
     agents = cfg.get("agents")
-    if not _record(agents):
+    if not is_record(agents):
         return False
-    if _record(agents.get("defaults")) and "contextTokens" in agents["defaults"]:
+    if is_record(agents.get("defaults")) and "contextTokens" in agents["defaults"]:
         return True
     entries = agents.get("entries")
-    if _record(entries) and any(_record(e) and "contextTokens" in e for e in entries.values()):
+    if is_record(entries) and any(is_record(e) and "contextTokens" in e for e in entries.values()):
         return True
     listed = agents.get("list")
-    return isinstance(listed, list) and any(_record(e) and "contextTokens" in e for e in listed)
+    return isinstance(listed, list) and any(is_record(e) and "contextTokens" in e for e in listed)
 
 
 def migrate_context_budget(cfg: Any) -> tuple[Any, list[str]]:
@@ -64,11 +60,11 @@ def migrate_context_budget(cfg: Any) -> tuple[Any, list[str]]:
 
 def _move_provider_budgets(root: dict, changes: list[str], warnings: list[str]) -> None:
     models = root.get("models")
-    providers = models.get("providers") if _record(models) else None
-    if not _record(providers):
+    providers = models.get("providers") if is_record(models) else None
+    if not is_record(providers):
         return
     for provider_id, provider in providers.items():
-        if not _record(provider):
+        if not is_record(provider):
             continue
         for key in _BUDGET_KEYS:
             if key not in provider:
@@ -77,7 +73,7 @@ def _move_provider_budgets(root: dict, changes: list[str], warnings: list[str]) 
             entries = provider.get("models")
             if isinstance(entries, list) and entries:
                 for index, model in enumerate(entries):
-                    if _record(model) and key not in model:
+                    if is_record(model) and key not in model:
                         model[key] = provider[key]
                         changes.append(f"{source} → models.providers.{provider_id}.models[{index}].{key}.")
                 del provider[key]
@@ -90,18 +86,18 @@ def _move_provider_budgets(root: dict, changes: list[str], warnings: list[str]) 
 
 def _drop_agent_budgets(root: dict, changes: list[str], warnings: list[str]) -> None:
     agents = root.get("agents")
-    if not _record(agents):
+    if not is_record(agents):
         return
 
     def drop(record: Any, where: str) -> None:
-        if _record(record) and "contextTokens" in record:
+        if is_record(record) and "contextTokens" in record:
             del record["contextTokens"]
             changes.append(f"Removed {where}.")
             warnings.append(f"{where} cannot be represented per model; use {REPLACEMENT} instead.")
 
     drop(agents.get("defaults"), "agents.defaults.contextTokens")
     entries = agents.get("entries")
-    if _record(entries):
+    if is_record(entries):
         for agent_id, entry in entries.items():
             drop(entry, f"agents.entries.{agent_id}.contextTokens")
     listed = agents.get("list")
@@ -117,7 +113,7 @@ def _legacy_roster(value: Any) -> dict[str, dict] | None:
         return None
     out: dict[str, dict] = {}
     for entry in value:
-        if not _record(entry):
+        if not is_record(entry):
             return None
         agent_id = entry.get("id")
         if not isinstance(agent_id, str) or not agent_id or js_trim(agent_id) != agent_id:
@@ -141,7 +137,7 @@ def migrate_roster(cfg: Any, env: Mapping[str, str] | None = None) -> RosterMigr
     """A legacy `agents.list` as keyed `agents.entries` (an empty roster as `{main: {}}`), the one
     `default: true` marker among several agents turned into explicit ownership of each surface, and
     the markers removed; `cfg` itself when nothing applies."""
-    if not _record(cfg) or ("agents" in cfg and not _record(cfg["agents"])):
+    if not is_record(cfg) or ("agents" in cfg and not is_record(cfg["agents"])):
         return RosterMigration(cfg)
     agents: dict = cfg.get("agents") or {}
     legacy = None
@@ -152,13 +148,13 @@ def migrate_roster(cfg: Any, env: Mapping[str, str] | None = None) -> RosterMigr
         agents = {**{k: v for k, v in agents.items() if k != "list"}, "entries": legacy}
     moved = [_MOVED_LIST] if legacy is not None else []
     entries = agents.get("entries")
-    if "entries" not in agents or (_record(entries) and not entries):
+    if "entries" not in agents or (is_record(entries) and not entries):
         if agents.get("ownership") == "explicit":
             return RosterMigration({**cfg, "agents": agents} if legacy is not None else cfg, moved)
         return RosterMigration({**cfg, "agents": {**agents, "entries": {"main": {}}}}, moved)
-    if not _record(entries):
+    if not is_record(entries):
         return RosterMigration(cfg)
-    ids = [i for i in entries if _record(entries[i])]
+    ids = [i for i in entries if is_record(entries[i])]
     if not ids or any("default" in entries[i] and not isinstance(entries[i]["default"], bool) for i in ids):
         return RosterMigration(cfg)
     marked = [i for i in ids if entries[i].get("default") is True]
@@ -175,7 +171,7 @@ def migrate_roster(cfg: Any, env: Mapping[str, str] | None = None) -> RosterMigr
     if one_marker:
         agents = out.config["agents"]
         out.config["agents"] = {**agents, "entries": {
-            k: ({n: v for n, v in e.items() if n != "default"} if _record(e) else e)
+            k: ({n: v for n, v in e.items() if n != "default"} if is_record(e) else e)
             for k, e in agents["entries"].items()}}
         out.notes.append("Removed retired agents.entries.*.default markers.")
     return out if out.notes or legacy is not None else RosterMigration(cfg, [], default_id)
@@ -219,16 +215,16 @@ def _materialize(out: RosterMigration, default_id: str) -> bool:
                                          for c in channels)]
         inserted = True
     agents = root["agents"]
-    if "defaults" not in agents or _record(agents["defaults"]):
+    if "defaults" not in agents or is_record(agents["defaults"]):
         defaults = dict(agents.get("defaults") or {})
-        records = [e for e in agents["entries"].values() if _record(e)]
+        records = [e for e in agents["entries"].values() if is_record(e)]
 
         def unset(key: str) -> bool:
             value = defaults.get(key)
-            return key not in defaults or (_record(value) and "agentId" not in value)
+            return key not in defaults or (is_record(value) and "agentId" not in value)
 
         session = root.get("session")
-        store = session.get("store") if _record(session) else None
+        store = session.get("store") if is_record(session) else None
         per_agent = not isinstance(store, str) or not js_trim(store) or "{agentId}" in store
         owned = [key for key, due in (
             ("heartbeat", "heartbeat" not in defaults and not any(truthy(e.get("heartbeat")) for e in records)),
@@ -237,12 +233,12 @@ def _materialize(out: RosterMigration, default_id: str) -> bool:
             ("authInheritance", agent_id != "main" and unset("authInheritance")),
             ("sessionStore", not per_agent and unset("sessionStore"))) if due]
         for key in owned:
-            defaults[key] = {**(defaults[key] if _record(defaults.get(key)) else {}), "agentId": agent_id}
+            defaults[key] = {**(defaults[key] if is_record(defaults.get(key)) else {}), "agentId": agent_id}
         if owned:
             root["agents"] = {**agents, "defaults": defaults}
             inserted = True
     talk = root.get("talk")
-    if ("talk" not in root or _record(talk)) and not (_record(talk) and "agentId" in talk):
+    if ("talk" not in root or is_record(talk)) and not (is_record(talk) and "agentId" in talk):
         root["talk"] = {**(talk or {}), "agentId": agent_id}
         inserted = True
     return inserted
@@ -254,9 +250,9 @@ def validation_config(cfg: Any, env: Mapping[str, str] | None = None) -> Any:
     budget, _ = migrate_context_budget(cfg)
     roster = migrate_roster(budget, env)
     out = roster.config
-    if roster.legacy_default and _record(out) and _record(out.get("agents")):
+    if roster.legacy_default and is_record(out) and is_record(out.get("agents")):
         agents = out["agents"]
-        if _record(agents.get("entries")) and len(agents["entries"]) > 1 and "ownership" not in agents:
+        if is_record(agents.get("entries")) and len(agents["entries"]) > 1 and "ownership" not in agents:
             out = {**out, "agents": {**agents, "ownership": "explicit"}}
     return out
 
@@ -268,13 +264,13 @@ def _unbound_channels(root: Mapping) -> list[str]:
         return []
     wide: set[str] = set()
     for binding in bindings or []:
-        match = binding.get("match") if _record(binding) and binding.get("type") != "acp" else None
-        if _record(match) and _channel_wide(match):
+        match = binding.get("match") if is_record(binding) and binding.get("type") != "acp" else None
+        if is_record(match) and _channel_wide(match):
             wide.add(lower_or_empty(match["channel"]))
     channels = root.get("channels")
     found = {lower_or_empty(key) for key, value in channels.items()
              if lower_or_empty(key) and js_trim(key) not in _CHANNEL_METADATA_KEYS
-             and not (_record(value) and value.get("enabled") is False)} if _record(channels) else set()
+             and not (is_record(value) and value.get("enabled") is False)} if is_record(channels) else set()
     return sorted(found - wide)
 
 
@@ -314,5 +310,5 @@ def newer_writer_lines(cfg: Any) -> list[str]:
 
 def warns_gateway_token(cfg: Any) -> bool:
     """Whether 2026.9.6 warns that `gateway.token` is ignored."""
-    gateway = cfg.get("gateway") if _record(cfg) else None
-    return _record(gateway) and "token" in gateway
+    gateway = cfg.get("gateway") if is_record(cfg) else None
+    return is_record(gateway) and "token" in gateway

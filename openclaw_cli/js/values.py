@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, TypeGuard
 
 from openclaw_cli.js.strings import js_number_to_string, js_round, js_trim, js_trim_end
 
 __all__ = [
-    "UNDEFINED", "coalesce", "js_round", "js_string", "js_to_fixed", "js_to_number", "js_trim",
+    "UNDEFINED", "coalesce", "is_record", "js_round", "js_string", "js_to_fixed", "js_to_number", "js_trim",
     "js_trim_end", "js_typeof", "lower_or_empty", "opt_lower", "opt_str", "truthy",
 ]
 
@@ -35,6 +35,11 @@ def coalesce(*values: Any) -> Any:
         if value is not None and value is not UNDEFINED:
             return value
     return values[-1] if values else UNDEFINED
+
+
+def is_record(value: Any) -> TypeGuard[dict[str, Any]]:
+    """A JSON object (what OpenClaw's isRecord accepts from parsed JSON: not null, not an array)."""
+    return isinstance(value, dict)
 
 
 def truthy(value: Any) -> bool:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from openclaw_cli.js.values import opt_str
-from openclaw_cli.listing.runtime_config import defaults_of, is_record, normalize_provider_id
+from openclaw_cli.js.values import is_record, opt_str
+from openclaw_cli.listing.runtime_config import defaults_of, normalize_provider_id
 
 # CLI backends declared by bundled plugins that are enabled by default: backend -> plugin id.
 BUNDLED_CLI_BACKENDS = {"claude-cli": "anthropic", "google-gemini-cli": "google"}

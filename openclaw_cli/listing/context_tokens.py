@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypeGuard
 
-from openclaw_cli.js.values import UNDEFINED, coalesce
-from openclaw_cli.listing.runtime_config import DEFAULT_CONTEXT_TOKENS, defaults_of, is_record
+from openclaw_cli.js.values import UNDEFINED, coalesce, is_record
+from openclaw_cli.listing.runtime_config import DEFAULT_CONTEXT_TOKENS, defaults_of
 
 
 def _number(value: Any) -> TypeGuard[float]:

@@ -7,8 +7,8 @@ from typing import Any
 
 from openclaw_cli.config.agents import normalize_account_id, normalize_agent_id
 from openclaw_cli.js.strings import js_trim
-from openclaw_cli.js.values import UNDEFINED, coalesce, lower_or_empty, opt_lower, opt_str
-from openclaw_cli.listing.runtime_config import MAIN_KEY, is_record
+from openclaw_cli.js.values import UNDEFINED, coalesce, is_record, lower_or_empty, opt_lower, opt_str
+from openclaw_cli.listing.runtime_config import MAIN_KEY
 from openclaw_cli.store.keys import parse_agent_key
 
 

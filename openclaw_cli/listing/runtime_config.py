@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeGuard
+from typing import Any
 
 from openclaw_cli.js.strings import js_trim
-from openclaw_cli.js.values import lower_or_empty, opt_str
+from openclaw_cli.js.values import is_record, lower_or_empty, opt_str
 
 DEFAULT_PROVIDER = "openai"
 DEFAULT_MODEL = "gpt-5.5"
@@ -24,11 +24,6 @@ _GOOGLE_PREVIEW_IDS = {
     "gemini-3.1-flash-preview": "gemini-3-flash-preview",
     "gemma-4-26b": "gemma-4-26b-a4b-it",
 }
-
-
-def is_record(value: Any) -> TypeGuard[dict[str, Any]]:
-    """A JSON object (what OpenClaw's isRecord accepts from parsed JSON)."""
-    return isinstance(value, dict)
 
 
 def normalize_google_preview_model_id(model_id: str) -> str:

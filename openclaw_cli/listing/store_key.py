@@ -12,8 +12,8 @@ from openclaw_cli.config.agents import (
     resolve_default_agent_id,
 )
 from openclaw_cli.js.strings import js_trim
-from openclaw_cli.js.values import lower_or_empty, opt_str, truthy
-from openclaw_cli.listing.runtime_config import MAIN_KEY, is_record
+from openclaw_cli.js.values import is_record, lower_or_empty, opt_str, truthy
+from openclaw_cli.listing.runtime_config import MAIN_KEY
 from openclaw_cli.store.keys import normalize_store_key, parse_agent_key
 
 
