@@ -69,3 +69,57 @@ def test_a_renamed_file_takes_its_byte_order_place_among_the_listed_ones(tmp_pat
     listed = view.list_files()
     assert [f.name for f in listed] == ["b.jsonl", "\u00e9.jsonl", "\u00ff.jsonl"]
     assert all(f.canonical == f"{real}/{f.name}" for f in listed)
+
+
+def _general_references(paths: EntryPaths, store: dict, listed: set[str]) -> set[str]:
+    """The listed artifacts of every entry by the general resolution alone (no plain-name shortcut)."""
+    from openclaw_cli.js import paths as jspath
+    from openclaw_cli.store import session_files as sp
+
+    base = paths.view.canonical(paths.sessions_dir)
+    out: set[str] = set()
+    for entry in store.values():
+        sid = entry.get("sessionId")
+        if not sid or not isinstance(sid, str):
+            continue
+        resolved = sp.session_file_path_or_none(sid, entry.get("sessionFile"), paths.sessions_dir, paths.env, paths.rp)
+        transcript = None if resolved is None else paths.view.canonical(resolved)
+        if transcript is None or not jspath.is_inside(base, transcript):
+            continue
+        for p in (transcript, sp.trajectory_pointer_path(transcript), sp.trajectory_runtime_path(transcript)):
+            if p in listed:
+                out.add(p)
+    return out
+
+
+def test_referenced_paths_agree_with_the_general_resolution_for_every_shape_of_entry(tmp_path):
+    names = ["s1.jsonl", "s1.trajectory.jsonl", "s1.trajectory-path.json", " s2.jsonl", "s2.jsonl", "a.b.jsonl",
+             "x.checkpoint.0b7e2f8a-1c2d-4e5f-8a9b-0c1d2e3f4a5b.jsonl", "file.txt", "file.txt.trajectory-path.json",
+             ".hidden.jsonl", "Up.jsonl", "real.jsonl"]
+    folder = _folder(tmp_path, {n: b"{}\n" for n in names})
+    os.symlink(folder / "real.jsonl", folder / "link.jsonl")
+    real = os.path.realpath(folder)
+    ids = ["s1", " s2", "s2 ", "a.b", "x.checkpoint.0b7e2f8a-1c2d-4e5f-8a9b-0c1d2e3f4a5b", ".hidden", "Up", "link",
+           "missing", 7, None, ""]
+    store = {f"agent:main:{i}": {"sessionId": sid} for i, sid in enumerate(ids)}
+    store |= {f"agent:main:f{i}": {"sessionId": "s1", "sessionFile": file} for i, file in enumerate(
+        [f"{real}/file.txt", f"{real}/s2.jsonl", f" {real}/s2.jsonl", "s1.jsonl", f"{real}/../sessions/s1.jsonl",
+         f"{real}/link.jsonl", "/elsewhere/s1.jsonl", 5])}
+    for with_links in (True, False):
+        if not with_links:
+            os.unlink(folder / "link.jsonl")
+        view = FsView.open(str(folder))
+        paths = EntryPaths(view, {})
+        listed = {f.canonical for f in view.list_files()}
+        expected = _general_references(paths, store, listed)
+        assert paths.referenced_paths(store) == expected
+        assert f"{real}/s1.trajectory-path.json" in expected and f"{real}/a.b.jsonl" in expected
+
+
+def test_a_plain_transcript_id_is_exactly_one_valid_without_trimming():
+    from openclaw_cli.store.session_files import plain_transcript_id, valid_transcript_id
+
+    ids = ["abc", "A-b_c.d", " abc", "abc\u00a0", ".abc", "a" * 128, "a" * 129, "x.checkpoint.0b7e2f8a-1c2d-4e5f-8a9b-"
+           "0c1d2e3f4a5b", "x.Checkpoint.y", "a/b", "", 3, None, "é"]
+    assert [plain_transcript_id(i) for i in ids] == [i is not None and valid_transcript_id(i) == i for i in ids]
+    assert plain_transcript_id("abc") and not plain_transcript_id(" abc")

@@ -39,10 +39,11 @@ class EntryPaths:
         """The common shapes (no sessionFile, or an absolute plain path in this folder), resolved
         without touching the disk; None when the general resolution is needed."""
         if file is None:
-            safe = sessionpaths.valid_transcript_id(sid)
-            if safe is None or safe != sid:
+            # The regex admits no whitespace and no leading dot: `<id>.jsonl` is a plain name.
+            if not sessionpaths.plain_transcript_id(sid):
                 return None
-            path = f"{self.view.real_dir}/{safe}.jsonl"
+            path = f"{self.view.real_dir}/{sid}.jsonl"
+            return None if self.view._symlinks and path[len(self.view.real_dir) + 1:] in self.view._symlinks else path
         elif isinstance(file, str) and file and file == file.strip() and file[0] == "/":
             path = file
         else:
@@ -138,11 +139,23 @@ class EntryPaths:
         listed = self._listed()
         base = self.view.canonical(self.sessions_dir)
         referenced: set[str] = set()
+        add, listed_get = referenced.add, listed.get
+        fast = self._fast_transcript if not self.view._symlinks else None
+        pointer_of, runtime_of = sessionpaths.trajectory_pointer_path, sessionpaths.trajectory_runtime_path
+        found: tuple[str, ...]
         for key, entry in store.items():
-            found = self._artifact_lists(entry)[1]
+            sid = entry.get("sessionId")
+            transcript = (fast(sid, entry.get("sessionFile")) if fast is not None and sid.__class__ is str and sid
+                          else None)
+            if transcript is not None:  # _artifact_lists' plain case, without its call
+                found = (transcript, pointer_of(transcript), runtime_of(transcript))
+            else:
+                found = self._artifact_lists(entry)[1]
             if visit is not None:
                 visit(key, found)
-            referenced.update(_listed_of(found, listed))
+            for path in found:
+                if (hit := listed_get(path)) is not None:
+                    add(hit)
             checkpoints = entry.get("compactionCheckpoints")
             if isinstance(checkpoints, list):
                 self._add_checkpoints(checkpoints, base, listed, referenced)

@@ -125,10 +125,16 @@ def format_archive_timestamp(now_ms: int) -> str:
 
 def parse_archive_timestamp(name: str, reason: str) -> int | None:
     """Epoch ms of the timestamp in `<name>.<reason>.<TS>` as `Date.parse` reads it, or None."""
+    raw = _archive_suffix(name, reason)
+    return _timestamp_ms(raw) if raw else None
+
+
+@lru_cache(maxsize=4096)
+def _timestamp_ms(raw: str) -> int | None:
+    """An archive name's timestamp text as epoch ms (a run's archives share one: parsed once)."""
     from openclaw_cli.js.dates import parse_iso_ms
 
-    raw = _archive_suffix(name, reason)
-    if not raw or not _ARCHIVE_TS.match(raw):
+    if not _ARCHIVE_TS.match(raw):
         return None
     date_part, time_part = raw.split("T", 1)
     return parse_iso_ms(f"{date_part}T{time_part.replace('-', ':')}")

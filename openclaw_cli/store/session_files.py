@@ -16,6 +16,13 @@ class PathError(ValueError):
     """A session id or sessionFile that cannot be turned into a path inside a sessions folder."""
 
 
+def plain_transcript_id(session_id) -> bool:
+    """Whether `<id>.jsonl` is a valid transcript name for the id exactly as it is (nothing to trim):
+    valid_transcript_id's answer without its trim, for the ids of nearly every entry."""
+    return (session_id.__class__ is str and _SAFE_TRANSCRIPT_ID.match(session_id) is not None
+            and ("." not in session_id or valid_transcript_id(session_id) == session_id))
+
+
 def valid_transcript_id(session_id) -> str | None:
     """The trimmed id when `<id>.jsonl` is a valid transcript name, else None."""
     if not isinstance(session_id, str):
