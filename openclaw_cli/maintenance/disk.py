@@ -124,8 +124,7 @@ def measure(req: DiskRequest) -> DiskUsage:
     paths = EntryPaths(view, req.env)
     store = req.loaded.store
     listing = view.list_files()
-    by_name = {f.name: f.size for f in listing}
-    sized = _SessionSizes(paths.view.real_dir, by_name) if req.top > 0 else None
+    sized = _SessionSizes({f.canonical: f.size for f in listing}) if req.top > 0 else None
     referenced = paths.referenced_paths(store, sized.visit if sized else None)
     store_name = os.path.basename(req.target.store_path)
     files = dict.fromkeys(FAMILIES, 0)
@@ -147,12 +146,10 @@ def measure(req: DiskRequest) -> DiskUsage:
         files[family] += 1
         sizes[family] += f.size
         seen.add(f.path)
-    for name in view.list_names(folder):
-        path = os.path.join(view.sessions_dir, name)
-        if name not in by_name and os.path.isdir(path) and not os.path.islink(path):
-            for size in _walk_other(path, seen, lock):
-                files["other"] += 1
-                sizes["other"] += size
+    for name in view.scanned_folders():
+        for size in _walk_other(os.path.join(view.sessions_dir, name), seen, lock):
+            files["other"] += 1
+            sizes["other"] += size
     families = {name: Family(files[name], sizes[name]) for name in FAMILIES}
     top = sized.largest(store, archived, req.top) if sized else []
     budget = _budget_now(req, paths)
@@ -178,21 +175,16 @@ class _SessionSizes:
     """Bytes of each entry's transcript and sidecars in the folder, heard while the references are
     resolved (one resolution per entry), and the largest sessions once archives are counted."""
 
-    def __init__(self, real_dir: str, by_name: Mapping[str, int]):
-        self._prefix = real_dir + "/"
-        self._by_name = by_name
+    def __init__(self, sizes: Mapping[str, int]):
+        self._size_of = sizes.get  # canonical path of a listed file -> its bytes
         self._sizes: list[tuple[int, str, str]] = []  # (bytes, key, transcript path)
 
     def visit(self, key: str, found: tuple[str, ...]) -> None:
         if not found:
             self._sizes.append((0, key, ""))
             return
-        prefix, cut, by_name = self._prefix, len(self._prefix), self._by_name
-        size = 0
-        for path in found:
-            if path.startswith(prefix) and "/" not in path[cut:]:
-                size += by_name.get(path[cut:], 0)
-        self._sizes.append((size, key, found[0]))
+        size_of = self._size_of
+        self._sizes.append((sum(size_of(path, 0) for path in found), key, found[0]))
 
     def largest(self, store: Mapping[str, dict], archived: Mapping[str, int], top: int) -> list[SessionUsage]:
         """The `top` entries with the most bytes in their transcript, sidecars and archives (ties by key)."""

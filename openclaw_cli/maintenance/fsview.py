@@ -327,6 +327,10 @@ class FsView:
                 names.add(rest.split("/", 1)[0])
         return readdir_sorted(names)
 
+    def scanned_folders(self) -> list[str]:
+        """Names of the real folders (not symlinks) the scan found directly in the folder."""
+        return [name for name, (kind, _size, _mtime) in self._others.items() if kind == "dir"]
+
     def list_blob_files(self) -> list[FileInfo]:
         """Prompt blobs and blob temps under skills-prompts/sha256/<hh>/."""
         root = f"{self.sessions_dir}/{BLOB_ROOT[0]}/{BLOB_ROOT[1]}"
