@@ -96,7 +96,7 @@ def test_referenced_paths_agree_with_the_general_resolution_for_every_shape_of_e
     names = ["s1.jsonl", "s1.trajectory.jsonl", "s1.trajectory-path.json", " s2.jsonl", "s2.jsonl", "a.b.jsonl",
              "x.checkpoint.0b7e2f8a-1c2d-4e5f-8a9b-0c1d2e3f4a5b.jsonl", "file.txt", "file.txt.trajectory-path.json",
              ".hidden.jsonl", "Up.jsonl", "real.jsonl"]
-    folder = _folder(tmp_path, {n: b"{}\n" for n in names})
+    folder = _folder(tmp_path, dict.fromkeys(names, b"{}\n"))
     os.symlink(folder / "real.jsonl", folder / "link.jsonl")
     real = os.path.realpath(folder)
     ids = ["s1", " s2", "s2 ", "a.b", "x.checkpoint.0b7e2f8a-1c2d-4e5f-8a9b-0c1d2e3f4a5b", ".hidden", "Up", "link",
