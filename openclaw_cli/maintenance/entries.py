@@ -42,8 +42,8 @@ class EntryPaths:
             # The regex admits no whitespace and no leading dot: `<id>.jsonl` is a plain name.
             if not sessionpaths.plain_transcript_id(sid):
                 return None
-            path = f"{self.view.real_dir}/{sid}.jsonl"
-            return None if self.view._symlinks and path[len(self.view.real_dir) + 1:] in self.view._symlinks else path
+            name = f"{sid}.jsonl"
+            return None if name in self.view._symlinks else f"{self.view.real_dir}/{name}"
         elif isinstance(file, str) and file and file == file.strip() and file[0] == "/":
             path = file
         else:
@@ -90,7 +90,7 @@ class EntryPaths:
             # A plain transcript name resolved without the overlay; its sidecars share its folder
             # and stem, so they are plain names too, whatever effects get planned later. Built
             # afresh each time: cheap, where a cache of them grows by ~0.6 KB an entry.
-            paths = (fast, sessionpaths.trajectory_pointer_path(fast), sessionpaths.trajectory_runtime_path(fast))
+            paths = _with_sidecars(fast)
             return paths, paths
         cache_key = (sid if isinstance(sid, str) else None, file if isinstance(file, str) else None)
         hit = self._artifacts.get(cache_key)
@@ -100,8 +100,7 @@ class EntryPaths:
         if transcript is None:
             paths = ()
         else:
-            paths = (transcript, sessionpaths.trajectory_pointer_path(transcript),
-                     sessionpaths.trajectory_runtime_path(transcript))
+            paths = _with_sidecars(transcript)
         canonical = tuple(p if self._plain_name(p) else self.view.canonical(p) for p in paths)
         same = canonical == paths
         self._artifacts[cache_key] = (self.view.version, paths, None if same else canonical)
@@ -141,14 +140,13 @@ class EntryPaths:
         referenced: set[str] = set()
         add, listed_get = referenced.add, listed.get
         fast = self._fast_transcript if not self.view._symlinks else None
-        pointer_of, runtime_of = sessionpaths.trajectory_pointer_path, sessionpaths.trajectory_runtime_path
         found: tuple[str, ...]
         for key, entry in store.items():
             sid = entry.get("sessionId")
             transcript = (fast(sid, entry.get("sessionFile")) if fast is not None and sid.__class__ is str and sid
                           else None)
-            if transcript is not None:  # _artifact_lists' plain case, without its call
-                found = (transcript, pointer_of(transcript), runtime_of(transcript))
+            if transcript is not None:  # _artifact_lists' plain case, without its cache lookup
+                found = _with_sidecars(transcript)
             else:
                 found = self._artifact_lists(entry)[1]
             if visit is not None:
@@ -195,6 +193,12 @@ class EntryPaths:
 
     def exists_with_messages(self, path: str) -> bool:
         return self.view.exists(path) and not self.has_no_messages(path)
+
+
+def _with_sidecars(transcript: str) -> tuple[str, str, str]:
+    """A transcript with its trajectory pointer and runtime sidecar (same folder and stem)."""
+    return (transcript, sessionpaths.trajectory_pointer_path(transcript),
+            sessionpaths.trajectory_runtime_path(transcript))
 
 
 def _listed_of(paths: tuple[str, ...], listed: dict[str, str]) -> Iterator[str]:
