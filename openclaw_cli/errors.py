@@ -46,6 +46,11 @@ class InvalidConfigError(ConfigError):
         self.guarded = True
 
 
+class ExpectedCliError(CliError):
+    """A refusal 2026.9.6 reports as its ExpectedCliError: the message alone on stderr and, with
+    `--json`, its failure document on stdout (ui/failure.py)."""
+
+
 class StoreError(CliError):
     """A sessions.json that cannot be used safely (corrupt, not an object, unreadable)."""
 

@@ -5,14 +5,11 @@ same lines, judges the migrated config, and lists the same."""
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from helpers import refbin
-from helpers.sqlite_state import copy_real_96
+from helpers.sqlite_state import assert_same_as_96, real_96_home
 
 from openclaw_cli.config.era import SQLITE_ERA
 from openclaw_cli.config.read96 import migrate_context_budget, roster_notes
@@ -132,40 +129,17 @@ CASES: dict[str, Change] = {
 }
 
 
-def _home(root: Path, change: Change) -> Path:
-    state = copy_real_96(root)
-    path = state / "openclaw.json"
-    cfg = json.loads(path.read_text())
-    change(cfg)
-    path.write_text(json.dumps(cfg, indent=2))
-    return root
-
-
-def _ages_dropped(text: str) -> str:
-    return re.sub(r'"ageMs": \d+', '"ageMs": 0', text)
-
-
 @pytest.mark.reference
 @pytest.mark.parametrize("json_out", [False, True], ids=["text", "json"])
 @pytest.mark.parametrize("case", list(CASES))
 def test_sessions_prints_the_notes_of_2026_9_6s_read_of_the_config_and_lists_the_same(tmp_path, case, json_out):
     if not refbin.reference_available(refbin.SQLITE_ERA_VERSION):
         pytest.fail(refbin.missing_message(refbin.SQLITE_ERA_VERSION))
-    ref_home, ours_home = _home(tmp_path / "ref", CASES[case]), _home(tmp_path / "ours", CASES[case])
+    ref_home, ours_home = real_96_home(tmp_path / "ref", CASES[case]), real_96_home(tmp_path / "ours", CASES[case])
     argv = ["sessions", "--json"] if json_out else ["sessions"]
     ref = refbin.run_reference(argv, ref_home, version=refbin.SQLITE_ERA_VERSION)
     ours = refbin.run_ours(argv, ours_home)
-
-    def same(ours_text: str, ref_text: str) -> None:
-        assert ours_text.replace(str(ours_home), "<HOME>") == ref_text.replace(str(ref_home), "<HOME>")
-
-    assert ours.returncode == ref.returncode
-    if ref.returncode or json_out:  # failure lines, or the document on stdout and the notes alone on stderr
-        same(ours.stderr, ref.stderr)
-        same(_ages_dropped(ours.stdout), _ages_dropped(ref.stdout))
-    else:  # 2026.9.6 writes its text listing to stderr when piped, after the notes; ours to stdout
-        same(ours.stderr + ours.stdout, ref.stdout + ref.stderr)
-        assert ours.stdout.startswith("Session store: ") and "Session store: " not in ours.stderr
+    assert_same_as_96(ours, ref, ours_home, ref_home, bare_text=not json_out)
 
 
 @pytest.mark.reference
@@ -175,11 +149,9 @@ def test_sessions_list_and_a_dry_run_judge_the_migrated_config_and_print_no_note
     (but for the warning on a config a newer release wrote, which every command prints)."""
     if not refbin.reference_available(refbin.SQLITE_ERA_VERSION):
         pytest.fail(refbin.missing_message(refbin.SQLITE_ERA_VERSION))
-    ref_home, ours_home = _home(tmp_path / "ref", CASES[case]), _home(tmp_path / "ours", CASES[case])
+    ref_home, ours_home = real_96_home(tmp_path / "ref", CASES[case]), real_96_home(tmp_path / "ours", CASES[case])
     for argv in (["sessions", "list", "--json"], ["sessions", "cleanup", "--dry-run"]):
         ref = refbin.run_reference(argv, ref_home, version=refbin.SQLITE_ERA_VERSION)
         ours = refbin.run_ours(argv, ours_home)
         assert "Config (" not in ref.stderr
-        assert (ours.returncode, ours.stderr) == (ref.returncode, ref.stderr), argv
-        assert _ages_dropped(ours.stdout).replace(str(ours_home), "<HOME>") == \
-            _ages_dropped(ref.stdout).replace(str(ref_home), "<HOME>")
+        assert_same_as_96(ours, ref, ours_home, ref_home)

@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> None:
     from typer._click import exceptions as click_exc
 
     from openclaw_cli.config.paths import apply_cli_profile, parse_cli_profile_args
-    from openclaw_cli.errors import AgentDbRefusedError, CliError, InvalidConfigError
+    from openclaw_cli.errors import AgentDbRefusedError, CliError, ExpectedCliError, InvalidConfigError
     from openclaw_cli.ui.console import GuardedStream
 
     args = list(sys.argv[1:] if argv is None else argv)
@@ -155,6 +155,12 @@ def main(argv: list[str] | None = None) -> None:
 
         _discard_unwritable_stdout()
         print_failure(err.message, as_json=err.json_output or json_requested(args))
+        sys.exit(err.exit_code)
+    except ExpectedCliError as err:
+        from openclaw_cli.ui.failure import json_requested, print_expected
+
+        _discard_unwritable_stdout()
+        print_expected(err.message, as_json=json_requested(args))
         sys.exit(err.exit_code)
     except CliError as err:
         _discard_unwritable_stdout()

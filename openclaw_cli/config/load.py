@@ -85,9 +85,21 @@ def load_config(env: MutableMapping[str, str] | None = None, *, strict: bool = T
         raise err
     if strict and not noted:  # else 2026.9.6's `sessions` named them in its own notes
         _warn_missing_env(loaded)
+    if strict and noted:
+        _print_config_warnings(loaded)
     if strict:
         _warn_newer_writer(loaded)
     return loaded
+
+
+def _print_config_warnings(loaded: LoadedConfig) -> None:
+    """2026.9.6's `Config warnings:` line on a valid config (the heartbeat owner's; its plugin warnings are not modelled)."""
+    from openclaw_cli.config.owner96 import heartbeat_warnings
+    from openclaw_cli.ui.console import stderr_line
+
+    warnings = heartbeat_warnings(loaded.data)
+    if warnings:
+        stderr_line("Config warnings: " + "; ".join(f"{path}: {message}" for path, message in warnings))
 
 
 def _warn_newer_writer(loaded: LoadedConfig) -> None:

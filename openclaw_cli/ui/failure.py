@@ -33,11 +33,22 @@ def cli_command(command: str) -> str:
     return command
 
 
+def print_expected(reason: str, *, as_json: bool) -> None:
+    """2026.9.6's expected failure: with `as_json` its failure document on stdout, and the reason on stderr."""
+    if as_json:
+        console.print_json(_document(reason))
+    console.stderr_line(reason)
+
+
+def _document(reason: str) -> dict:
+    return {"ok": False, "error": {"type": "cli_error", "message": reason}}
+
+
 def print_failure(reason: str, *, as_json: bool, logged: str | None = None) -> None:
     """With `as_json` the document `{"ok": false, "error": {"type": "cli_error", "message": reason}}`
     on stdout; then on stderr the line the command logged (if any) and the failure lines."""
     if as_json:
-        console.print_json({"ok": False, "error": {"type": "cli_error", "message": reason}})
+        console.print_json(_document(reason))
     lines = [] if logged is None else [logged]
     lines += ["[openclaw] The CLI command failed.", f"[openclaw] Reason: {reason}",
               "[openclaw] Debug: set OPENCLAW_DEBUG=1 to include the stack trace.",

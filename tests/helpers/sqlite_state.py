@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 import stat
 from pathlib import Path
@@ -23,6 +25,16 @@ def copy_real_96(home: Path) -> Path:
     config = state / "openclaw.json"
     config.write_text(config.read_text().replace(f"{RECORDED_HOME}/.openclaw/logs", str(state / "logs")))
     return state
+
+
+def real_96_home(root: Path, change) -> Path:
+    """`root` as a home holding a copy of the fixture state whose config `change(cfg)` edited in place."""
+    state = copy_real_96(root)
+    path = state / "openclaw.json"
+    cfg = json.loads(path.read_text())
+    change(cfg)
+    path.write_text(json.dumps(cfg, indent=2))
+    return root
 
 
 def agent_db(state: Path, agent: str = "main") -> Path:
@@ -164,3 +176,26 @@ def listing_text(result) -> str:
 def read_notes(result) -> str:
     """2026.9.6's `Config (<file>): …` lines on stderr, before its `sessions` listing (ours: all of stderr)."""
     return "".join(line for line in result.stderr.splitlines(True) if line.startswith("Config ("))
+
+
+def ages_dropped(text: str) -> str:
+    """A listing's `ageMs` values, which differ between two runs a moment apart, as 0."""
+    return re.sub(r'"ageMs": \d+', '"ageMs": 0', text)
+
+
+def assert_same_as_96(ours, ref, ours_home: Path, ref_home: Path, *, bare_text: bool = False) -> None:
+    """Ours and 2026.9.6 ran a command on copies of one state (homes apart) and printed the same:
+    exit code, stdout and stderr, ages aside. A successful bare `sessions` in text: 2026.9.6 writes its
+    listing to stderr when piped, after its notes; ours to stdout, so the two streams are compared joined."""
+
+    def same(ours_text: str, ref_text: str) -> None:
+        assert ages_dropped(ours_text).replace(str(ours_home), "<HOME>") == \
+            ages_dropped(ref_text).replace(str(ref_home), "<HOME>")
+
+    assert ours.returncode == ref.returncode, (ours.stderr, ref.stderr)
+    if bare_text and not ref.returncode:
+        same(ours.stderr + ours.stdout, ref.stdout + ref.stderr)
+        assert ours.stdout.startswith("Session store: ") and "Session store: " not in ours.stderr
+    else:
+        same(ours.stderr, ref.stderr)
+        same(ours.stdout, ref.stdout)
