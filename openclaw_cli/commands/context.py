@@ -3,7 +3,6 @@ or an estimate from disk; then printed."""
 
 from __future__ import annotations
 
-import logging
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -13,8 +12,9 @@ from openclaw_cli.commands.gateway import Fallback, GatewayOptions, route
 from openclaw_cli.context.target import Target
 from openclaw_cli.context.view import Loaded
 from openclaw_cli.errors import AgentDbRefusedError, CliError, UsageError
+from openclaw_cli.logs import get_logger
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 
 def run_context_command(mode: str, *, session: str | None, agent: str | None, tokenizer: str, offline: bool,

@@ -37,14 +37,15 @@ from openclaw_cli.gateway.errors import (
     GatewayUnreachable,
     join_hint,
 )
+from openclaw_cli.logs import get_logger
 
-log = logging.getLogger("openclaw_cli.gateway")
+log = get_logger("openclaw_cli.gateway")
 # One wait lasts at most Node's longest timer (2^31-1 ms): a larger --timeout cannot overflow.
 MAX_WAIT_S = 2_147_483.647
 
 # websockets logs whole frames (the connect frame holds the credentials) at DEBUG level:
 # give it a logger of its own that never emits below INFO, whatever the root level is.
-_wire_log = logging.getLogger("openclaw_cli.gateway.wire")
+_wire_log = get_logger("openclaw_cli.gateway.wire")
 _wire_log.setLevel(logging.INFO)
 _wire_log.addFilter(lambda record: record.levelno >= logging.INFO)
 

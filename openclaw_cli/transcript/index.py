@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,13 +9,14 @@ from typing import Any
 
 from openclaw_cli.js import json as jsjson
 from openclaw_cli.js.values import UNDEFINED
+from openclaw_cli.logs import get_logger
 from openclaw_cli.transcript.messages import message_from_entry, normalize_loaded_entry
 from openclaw_cli.transcript.reader import iter_raw_lines
 from openclaw_cli.transcript.realness import REAL_ROLES, has_meaningful_conversation_content
 from openclaw_cli.transcript.repair import DROPPED, repair_record
 from openclaw_cli.transcript.tokens import assistant_context_usage, estimate_tokens
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 CANONICAL_TYPES = frozenset({
     "message", "thinking_level_change", "model_change", "compaction", "branch_summary",
