@@ -148,9 +148,14 @@ def test_a_database_written_by_a_newer_openclaw_is_refused_with_its_schema(state
 
 def test_a_database_of_another_agent_or_role_is_refused(state):
     db = agent_db(state)
-    with pytest.raises(AgentDbRefusedError) as mismatch, open_agent_db(str(db), "work"):
+    with pytest.raises(AgentDbRefusedError) as in_folder, open_agent_db(str(db), "work"):
         pass
-    assert mismatch.value.message == f"OpenClaw agent database {db} belongs to agent main; requested agent work."
+    assert in_folder.value.message == "SQLite session store path belongs to agent main; requested agent work."
+    elsewhere = state / "elsewhere.sqlite"
+    shutil.copyfile(db, elsewhere)
+    with pytest.raises(AgentDbRefusedError) as mismatch, open_agent_db(str(elsewhere), "work"):
+        pass
+    assert mismatch.value.message == f"OpenClaw agent database {elsewhere} belongs to agent main; requested agent work."
     with open_agent_db(str(db), "main") as opened:  # the owner as recorded, compared as 2026.9.6 does
         assert opened.agent_id == "main"
     write_db(db, "DROP TRIGGER IF EXISTS x", "UPDATE schema_meta SET role = 'global'")

@@ -183,16 +183,22 @@ def resolve_session_store_targets(cfg: Mapping[str, Any] | None, *, store: str |
     """The stores a sessions command works on, from its `--store` / `--agent` / `--all-agents`.
 
     Raises UsageError (exit 2) for conflicting selectors, CliError (exit 1) for an agent id that
-    is not configured.
+    is not configured; in the SQLite era 2026.9.6 chooses, in its words (config/owner96.py).
     """
+    from openclaw_cli.config.era import SQLITE_ERA, config_era
+
+    if config_era(cfg, env) == SQLITE_ERA:
+        from openclaw_cli.config.owner96 import session_store_targets
+
+        return session_store_targets(cfg, store=store, agent=agent, all_agents=all_agents, env=env)
+    default_agent = resolve_default_agent_id(cfg)
     has_agent = bool(js_trim(agent or ""))
     if has_agent and all_agents:
         raise UsageError("--agent and --all-agents cannot be used together")
     if store and (has_agent or all_agents):
         raise UsageError("--store cannot be combined with --agent or --all-agents")
     if store:
-        owner = _default_store_agent(cfg, env, store)
-        return [Target(owner, resolve_store_path(store, owner, env))]
+        return [Target(default_agent, resolve_store_path(store, default_agent, env))]
     template = session_store_template(cfg)
     if all_agents:
         return dedupe_targets([Target(a, resolve_store_path(template, a, env))
@@ -202,21 +208,7 @@ def resolve_session_store_targets(cfg: Mapping[str, Any] | None, *, store: str |
         if requested not in list_agent_ids(cfg):
             raise CliError(f'Unknown agent id "{agent}". Use "openclaw agents list" to see configured agents.')
         return [Target(requested, resolve_store_path(template, requested, env))]
-    owner = _default_store_agent(cfg, env)
-    return [Target(owner, resolve_store_path(template, owner, env))]
-
-
-def _default_store_agent(cfg: Mapping[str, Any] | None, env: Mapping[str, str] | None,
-                         store: str | None = None) -> str:
-    """The agent of the store a command works on without --agent: the default agent, or in the
-    SQLite era the owner 2026.9.6 picks (config/owner96.py; it may refuse to pick one)."""
-    from openclaw_cli.config.era import SQLITE_ERA, config_era
-
-    if config_era(cfg, env) != SQLITE_ERA:
-        return resolve_default_agent_id(cfg)
-    from openclaw_cli.config.owner96 import default_store_agent
-
-    return default_store_agent(cfg, env, store)
+    return [Target(default_agent, resolve_store_path(template, default_agent, env))]
 
 
 def check_explicit_store(path: str) -> None:

@@ -1,4 +1,5 @@
-"""2026.9.6's agent owners: the agent of the default session store, and its warning on a heartbeat without one.
+"""2026.9.6's choice of session stores (`--store` / `--agent` / `--all-agents`, and the owner of the
+default store), and its warning on a heartbeat without an owner.
 
 2026.9.6 reads the roster after its in-memory migration (config/read96.migrate_roster): a legacy
 `default: true` marker among several agents is retained as the legacy default and the markers
@@ -14,7 +15,16 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from openclaw_cli.config.agents import DEFAULT_AGENT_ID, agent_entries, normalize_agent_id
+from openclaw_cli.config.agents import (
+    DEFAULT_AGENT_ID,
+    Target,
+    agent_entries,
+    dedupe_targets,
+    list_configured_session_store_agent_ids,
+    normalize_agent_id,
+    resolve_store_path,
+    session_store_template,
+)
 from openclaw_cli.errors import ExpectedCliError
 from openclaw_cli.js.values import object_at, opt_str, truthy
 
@@ -67,10 +77,105 @@ class _Roster:
         raise ExpectedCliError(SELECTION_REQUIRED if self.ids else NO_AGENTS)
 
 
+def session_store_targets(cfg: Any, *, store: str | None, agent: str | None, all_agents: bool,
+                          env: Mapping[str, str] | None) -> list[Target]:
+    """resolveSessionStoreTargets: the stores a sessions command works on in the SQLite era, or
+    2026.9.6's refusal (ExpectedCliError) in its words."""
+    requested = _trimmed(agent, "--agent")
+    if store is not None:
+        _trimmed(store, "--store")
+    if requested and all_agents:
+        raise ExpectedCliError("--agent and --all-agents cannot be used together")
+    if store and all_agents:
+        raise ExpectedCliError("--store cannot be combined with --all-agents")
+    roster = _Roster(cfg)
+    if store:
+        return [_explicit_store_target(roster, store, requested, env)]
+    template = session_store_template(cfg)
+    if all_agents:
+        return dedupe_targets([Target(a, resolve_store_path(template, a, env))
+                               for a in list_configured_session_store_agent_ids(cfg)])
+    owner = _configured(roster, normalize_agent_id(requested)) if requested else _owner(roster, env)
+    return [Target(owner, resolve_store_path(template, owner, env))]
+
+
+def _trimmed(value: str | None, option: str) -> str | None:
+    if value is None:
+        return None
+    from openclaw_cli.js.strings import js_trim
+
+    if not js_trim(value):
+        raise ExpectedCliError(f"{option} must not be blank")
+    return js_trim(value)
+
+
+def _configured(roster: _Roster, agent_id: str) -> str:
+    """resolveConfiguredAgentId: the id, when it is on the roster."""
+    if agent_id not in roster.ids:
+        from openclaw_cli.ui.failure import cli_command
+
+        raise ExpectedCliError(f'Unknown agent id "{agent_id}". Run {cli_command("openclaw agents list")} '
+                               "to see configured agents.")
+    return agent_id
+
+
+def _explicit_store_target(roster: _Roster, store: str, requested: str | None,
+                           env: Mapping[str, str] | None) -> Target:
+    """`--store PATH` (with or without `--agent`): the agent a sessions.json under `agents/<id>/sessions/`
+    names, else the requested agent, the store's recorded owner or the default store's."""
+    owner = _persisted_owner(roster, env, store)
+    wanted = normalize_agent_id(requested) if requested else None
+    if wanted and owner and owner != wanted:
+        raise ExpectedCliError(f'Session store belongs to agent "{owner}", not requested agent "{wanted}".')
+    chosen = wanted or _owner(roster, env, store)
+    if wanted:
+        _configured(roster, chosen)
+    path = resolve_store_path(store, chosen, env)
+    found = _path_agent(path) or chosen
+    if (wanted or owner) and found != chosen:
+        raise ExpectedCliError(f'Session store belongs to agent "{found}", not requested agent "{chosen}".')
+    _check_database(path, store)
+    return Target(found, path)
+
+
+def _check_database(path: str, given: str) -> None:
+    """The database a `--store` path maps to must be a regular file (resolveExplicitSessionStorePath)."""
+    import stat
+
+    from openclaw_cli.js.json import stringify
+    from openclaw_cli.store.era import sqlite_path_of
+
+    database = sqlite_path_of(path)
+    shown = database if database == path else f"{database} (resolved from --store {stringify(given)})"
+    try:
+        mode = os.stat(database).st_mode
+    except FileNotFoundError:
+        raise ExpectedCliError(f"Session store target does not exist: {shown}. "
+                               "Pass a selector whose resolved SQLite target exists.") from None
+    except OSError as exc:
+        raise ExpectedCliError(f"Could not inspect session store target {shown}: {exc}") from None
+    if not stat.S_ISREG(mode):
+        raise ExpectedCliError(f"Session store target is not a regular file: {shown}. "
+                               "Pass a selector whose resolved SQLite target is a regular file.")
+
+
+def _path_agent(path: str) -> str | None:
+    """The agent of `agents/<id>/sessions/sessions.json`."""
+    sessions = os.path.dirname(path)
+    agents = os.path.dirname(os.path.dirname(sessions))
+    if os.path.basename(path) == "sessions.json" and os.path.basename(sessions) == "sessions" \
+            and os.path.basename(agents) == "agents":
+        return normalize_agent_id(os.path.basename(os.path.dirname(sessions)))
+    return None
+
+
 def default_store_agent(cfg: Any, env: Mapping[str, str] | None = None, store: str | None = None) -> str:
     """The agent of the store `sessions` (or `--store PATH`) works on without `--agent`, as 2026.9.6
     picks it; CliError when it refuses to pick one."""
-    roster = _Roster(cfg)
+    return _owner(_Roster(cfg), env, store)
+
+
+def _owner(roster: _Roster, env: Mapping[str, str] | None, store: str | None = None) -> str:
     return _persisted_owner(roster, env, store) or roster.compatibility() or roster.default()
 
 

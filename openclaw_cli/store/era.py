@@ -46,12 +46,24 @@ def _path_agent_dir(store_path: str) -> str | None:
     return None
 
 
+def sqlite_path_of(store_path: str) -> str:
+    """The database a store path names (below), as 2026.9.6 maps an explicit `--store`."""
+    return _from_store_path(store_path)
+
+
 def _from_store_path(store_path: str) -> str:
-    """The database OpenClaw maps a sessions.json path to: `agents/<id>/sessions/sessions.json`
-    → `agents/<id>/agent/openclaw-agent.sqlite`; any other folder → the database beside it."""
+    """The database OpenClaw maps a store path to: a `.sqlite` path is the database itself;
+    `agents/<id>/sessions/sessions.json` → `agents/<id>/agent/openclaw-agent.sqlite`; any other
+    sessions.json → `openclaw-agent.sqlite` beside it; any other file `<name>.<ext>` → `<name>.sqlite`
+    beside it (resolveUnsuffixedSqliteTargetFromSessionStorePath)."""
+    if store_path.endswith(".sqlite"):
+        return store_path
     agent_dir = _path_agent_dir(store_path)
     if agent_dir is not None:
         return os.path.join(agent_dir, "agent", AGENT_DB_FILENAME)
+    name = os.path.basename(store_path)
+    if name != "sessions.json":
+        return os.path.join(os.path.dirname(store_path), f"{os.path.splitext(name)[0] or 'openclaw-agent'}.sqlite")
     return os.path.join(os.path.dirname(store_path), AGENT_DB_FILENAME)
 
 
@@ -105,7 +117,7 @@ def detect(cfg: Mapping[str, Any] | None, target: Target, env: Mapping[str, str]
         target = Target(normalize_agent_id(os.path.basename(agent_dir)), target.store_path)
     db = agent_db_path(cfg, target, env)
     in_db = has_session_tables(db)
-    in_files = os.path.lexists(target.store_path)
+    in_files = target.store_path != db and os.path.lexists(target.store_path)
     era = BOTH if in_db and in_files else SQLITE if in_db else FILES if in_files else NONE
     return AgentStore(target.agent_id, era, target.store_path, db)
 

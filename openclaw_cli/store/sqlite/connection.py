@@ -70,9 +70,13 @@ def _reason(exc: BaseException) -> str:
 def check_owner(path: str, meta: tuple[object, object] | None, agent_id: str | None) -> None:
     """Refuse, in 2026.9.6's words, a database without its primary `schema_meta` row (`meta`: its role
     and agent id), or whose row is not an agent's, names no owner, or names another agent (its id
-    normalised, as 2026.9.6 compares it with the requested one)."""
+    normalised, as 2026.9.6 compares it with the requested one). Before it opens a database, 2026.9.6
+    refuses one at `agents/<id>/agent/openclaw-agent.sqlite` for another agent than `<id>`."""
     from openclaw_cli.config.agents import normalize_agent_id
 
+    in_folder = _path_agent(path)
+    if agent_id is not None and in_folder is not None and in_folder != agent_id:
+        raise AgentDbRefusedError(f"SQLite session store path belongs to agent {in_folder}; requested agent {agent_id}.")
     what = f"OpenClaw agent database {path}"
     if meta is None:
         raise AgentDbRefusedError(f"{what} has no schema ownership metadata.")
@@ -84,6 +88,18 @@ def check_owner(path: str, meta: tuple[object, object] | None, agent_id: str | N
         raise AgentDbRefusedError(f"{what} has no agent owner.")
     if agent_id is not None and normalize_agent_id(owner) != agent_id:
         raise AgentDbRefusedError(f"{what} belongs to agent {owner}; requested agent {agent_id}.")
+
+
+def _path_agent(path: str) -> str | None:
+    """resolveAgentIdFromSqliteDatabasePath: `<id>` of `agents/<id>/agent/openclaw-agent.sqlite`."""
+    from openclaw_cli.config.agents import normalize_agent_id
+
+    agent_db_dir = os.path.dirname(path)
+    agent_dir = os.path.dirname(agent_db_dir)
+    if (os.path.basename(path) != AGENT_DB_FILENAME or os.path.basename(agent_db_dir) != "agent"
+            or os.path.basename(os.path.dirname(agent_dir)) != "agents"):
+        return None
+    return normalize_agent_id(os.path.basename(agent_dir))
 
 
 def _check_schema(path: str, conn: Any, agent_id: str | None) -> tuple[int, str | None]:
