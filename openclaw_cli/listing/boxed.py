@@ -121,7 +121,7 @@ def table_lines(rows: list[SessionRow], now_ms: float, context: ContextDefaults,
             "age": (format_time_ago(now_ms - updated) if updated else "unknown", "muted"),
             "model": (sanitize_terminal_text(model if model is not None else "unknown"), "info"),
             "runtime": (sanitize_terminal_text(row.runtime_label), "info"),
-            "tokens": tokens_cell(row, context.for_row(row.entry.get("contextTokens"), model)),
+            "tokens": tokens_cell(row, context.of_row(row)),
             "flags": (flags, "muted" if flags else None),
         })
     lines = boxtable.render(columns, cells, width=width, style=style, home=home, home_prefix=home_prefix)

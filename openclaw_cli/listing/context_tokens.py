@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from openclaw_cli.js.values import UNDEFINED, coalesce, is_record
 from openclaw_cli.listing.runtime_config import DEFAULT_CONTEXT_TOKENS, defaults_of
+
+if TYPE_CHECKING:
+    from openclaw_cli.listing.context_projection import ContextProjection
+    from openclaw_cli.listing.rows import SessionRow
 
 
 def _number(value: Any) -> TypeGuard[float]:
@@ -65,6 +69,22 @@ class ContextDefaults:
         self.configured = defaults_of(cfg).get("contextTokens", UNDEFINED)
         fallback = coalesce(self.configured, self.windows.lookup(default_model))
         self.fallback = fallback if fallback not in (None, UNDEFINED) else DEFAULT_CONTEXT_TOKENS
+        self._cfg, self._default_model = cfg, default_model
+        self._projection: ContextProjection | None = None
+
+    def of_row(self, row: SessionRow) -> Any:
+        """A listed row's context size: 2026.9.6's projection for a row read from an agent
+        database, else 2026.7.1's rule."""
+        entry = row.entry
+        if not row.sqlite_era:
+            return self.for_row(entry.get("contextTokens", UNDEFINED), row.model_ref.model)
+        if self._projection is None:
+            from openclaw_cli.listing.context_projection import ContextProjection
+
+            self._projection = ContextProjection(self._cfg, self._default_model)
+        ref = row.model_ref
+        own = self._projection.for_entry(entry, ref.provider, ref.model, row.agent_runtime.get("id"))
+        return own if own is not None else self._projection.fallback
 
     def for_row(self, row_context_tokens: Any, model: str) -> Any:
         """`row ?? agents.defaults.contextTokens ?? lookup(model) ?? the default-model window`."""

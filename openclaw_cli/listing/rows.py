@@ -181,7 +181,7 @@ def json_row(row: SessionRow, now_ms: float, context: ContextDefaults) -> dict:
     overrides = {
         "totalTokens": row.total_tokens(),
         "totalTokensFresh": fresh,
-        "contextTokens": context.for_row(get("contextTokens", UNDEFINED), row.model_ref.model),
+        "contextTokens": context.of_row(row),
         "modelProvider": row.model_ref.provider,
         "model": row.model_ref.model,
     }

@@ -82,7 +82,7 @@ def header_line(show_agent: bool) -> str:
 
 def row_line(row: SessionRow, now_ms: float, context: ContextDefaults, show_agent: bool, style: Style) -> str:
     model = row.model_ref.model
-    context_tokens = context.for_row(row.entry.get("contextTokens"), model)
+    context_tokens = context.of_row(row)
     cells = [style("accentBright", pad_end(row.agent_id, AGENT_PAD))] if show_agent else []
     flags = display.flags_cell(row.entry, row.policy_key)
     cells += [
@@ -112,7 +112,7 @@ def fitted_table_lines(rows: list[SessionRow], now_ms: float, context: ContextDe
     names: list[list[str | None]] = []
     for row in rows:
         model = row.model_ref.model
-        tokens, tokens_style = tokens_text(row.total_tokens(), context.for_row(row.entry.get("contextTokens"), model))
+        tokens, tokens_style = tokens_text(row.total_tokens(), context.of_row(row))
         cells.append(([row.agent_id] if show_agent else []) + [
             row.kind, row.key, display.age_text(row.updated_at, now_ms), display.model_text(model),
             row.runtime_label, tokens, display.flags_cell(row.entry, row.policy_key)])
