@@ -84,13 +84,26 @@ class _DeferredCoercion:
             if value is None:
                 return () if param.multiple or param.nargs == -1 else None
             descriptor = self._descriptor
-            if (type(value) is str and descriptor.annotation is str and descriptor.parameter_info.parser is None
-                    and not descriptor.is_file and param.nargs == 1 and not param.multiple):
+            if _kept_as_is(value, descriptor, param):
                 return value
             from typer._coercion import build_runtime_param
 
             self._real = build_runtime_param(descriptor)
         return self._real.coerce(value, param=param, ctx=ctx)
+
+
+def _kept_as_is(value: Any, descriptor: Any, param: Any) -> bool:
+    """Whether typer's validator would return `value` unchanged: a `str` given to a plain `str` option,
+    a flag's `bool`, or a number option's own default (within its bounds)."""
+    info = descriptor.parameter_info
+    if info.parser is not None or descriptor.is_file or param.nargs != 1 or param.multiple:
+        return False
+    annotation = descriptor.annotation
+    if annotation is str or annotation is bool:
+        return type(value) is annotation
+    if annotation in (int, float) and type(value) is annotation and value is param.default:
+        return ((info.min is None or value >= info.min) and (info.max is None or value <= info.max))
+    return False
 
 
 def defer_coercion(command: Any) -> None:
