@@ -116,8 +116,8 @@ def _list_sessions(*, agent: str | None, all_agents: bool, json_out: bool, store
         if all_agents:
             doc["allAgents"] = True
         doc.update(count=len(shown), totalCount=total, limitApplied=row_limit, hasMore=has_more,
-                   activeMinutes=active_minutes, sessions=[json_row(r, now_ms, context) for r in shown])
-        output.print_json(doc)
+                   activeMinutes=active_minutes)
+        output.print_json_ending_in_list(doc, "sessions", (json_row(r, now_ms, context) for r in shown))
         return
 
     from openclaw_cli.listing.table import fitted_table_lines, table_lines

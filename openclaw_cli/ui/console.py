@@ -19,6 +19,38 @@ def print_json(value: Any, *, compact: bool = False, secrets: Iterable[str | Non
     (out or sys.stdout).write(scrub(text, secrets) + "\n")
 
 
+def print_json_ending_in_list(head: dict, key: str, items: Iterable[Any], *, out: TextIO | None = None,
+                              chunk: int = 500) -> None:
+    """`print_json({**head, key: [*items]})` written a few hundred items at a time: the same bytes, without
+    the whole list's JSON (nor its items all at once, when `items` is a generator) in memory."""
+    from openclaw_cli.js import json as jsjson
+
+    assert key not in head and not jsjson.is_array_index(key)  # else JSON.stringify puts it elsewhere
+    stream = out or sys.stdout
+    text = jsjson.dumps_pretty(head)
+    stream.write(("{\n" if text == "{}" else text[:-2] + ",\n") + f"  {jsjson.stringify(key)}: ")
+    batch: list[Any] = []
+    written = False
+    for item in items:
+        batch.append(item)
+        if len(batch) == chunk:
+            written = _write_items(stream, batch, written)
+    written = _write_items(stream, batch, written)
+    stream.write("\n  ]\n}\n" if written else "[]\n}\n")
+
+
+def _write_items(stream: TextIO, batch: list[Any], written: bool) -> bool:
+    """The items of `batch` as members of a list two levels in (its opening `[` before the first)."""
+    from openclaw_cli.js import json as jsjson
+
+    if not batch:
+        return written
+    body = jsjson.dumps_pretty(batch)[1:-2]  # `\n  item,\n  item` of `[\n  item,\n  item\n]`
+    stream.write(("," if written else "[") + body.replace("\n", "\n  "))
+    batch.clear()
+    return True
+
+
 def stderr_text(text: str, *, flush: bool = False) -> None:
     """Text on standard error exactly as given (a prompt, a line's end)."""
     sys.stderr.write(text)
