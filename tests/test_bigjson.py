@@ -78,3 +78,44 @@ def test_a_damaged_store_fails_with_the_error_one_parse_gives(damage):
     with pytest.raises(ValueError) as ours:
         bigjson.loads_object(text)
     assert str(ours.value) == str(expected.value)
+
+
+class _CountedReads:
+    """A binary file whose reads are recorded (how many bytes each returned)."""
+
+    def __init__(self, data: bytes):
+        import io
+
+        self._fh, self.reads = io.BytesIO(data), []
+
+    def read(self, n: int = -1) -> bytes:
+        data = self._fh.read(n)
+        self.reads.append(len(data))
+        return data
+
+
+def test_a_store_file_is_read_a_piece_at_a_time_into_the_value_and_digest_of_the_whole():
+    import hashlib
+
+    text = b"\n " + json.dumps(_store(40), indent=2).encode() + b"\n"
+    fh = _CountedReads(text)
+    value, size, digest = bigjson.load_object_file(fh, True)
+    assert value == jsjson.loads(text) and json.dumps(value) == json.dumps(jsjson.loads(text))
+    assert size == len(text) and digest == hashlib.sha256(text).digest()
+    assert len(fh.reads) > 5 and max(fh.reads) <= bigjson.PIECE_BYTES  # never the whole text at once
+    assert bigjson.load_object_file(_CountedReads(text), False)[2] is None
+
+
+def test_a_compact_store_file_reads_as_one_piece():
+    text = json.dumps(_store(30)).encode()
+    assert json.dumps(bigjson.load_object_file(_CountedReads(text), False)[0]) == json.dumps(jsjson.loads(text))
+
+
+@pytest.mark.parametrize("text", [
+    json.dumps([_store(5)], indent=2).encode(),
+    json.dumps(_store(30), indent=2).encode()[:-5],
+    b"\xef\xbb\xbf" + json.dumps(_store(30), indent=2).encode(),
+    b"   ",
+], ids=["array", "truncated", "bom", "blank"])
+def test_a_file_that_is_no_pretty_object_is_left_to_the_whole_read(text):
+    assert bigjson.load_object_file(_CountedReads(text), True) is None

@@ -491,3 +491,25 @@ def test_fingerprint_compares_with_text_and_copy_keeps_ghosts(tmp_path):
     store = S.load_store(path).store
     assert store.ghost_orders and store.copy().ghost_orders == store.ghost_orders
     assert S.save_store(path, store.copy()) is True
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_large_store_read_a_piece_at_a_time_loads_as_the_whole_text_does(tmp_path, monkeypatch, seed):
+    from openclaw_cli.js import bigjson
+
+    monkeypatch.setattr(bigjson, "PIECEWISE_MIN_BYTES", 0)
+    monkeypatch.setattr(bigjson, "PIECE_BYTES", 2000)
+    store = gen_entries.rand_store(seed, 400, NOW)
+    path = tmp_path / "sessions.json"
+    path.write_bytes(b"\n" + pretty(store) if seed == 3 else pretty(store))
+    whole_reads: list[str] = []
+    real_read_bytes = S._read_bytes
+    monkeypatch.setattr(S, "_read_bytes", lambda p: whole_reads.append(p) or real_read_bytes(p))
+    streamed = S.load_store(path)
+    assert whole_reads == []
+    whole = S.load_store(path, keep_raw=True)  # the raw text is kept: read whole
+    assert whole_reads == [str(path)]
+    assert json.dumps(streamed.store) == json.dumps(whole.store)
+    assert streamed.store.ghost_orders == whole.store.ghost_orders
+    for name in ("unchanged_serialization", "dropped_keys", "changed", "size_bytes", "exists", "corrupt"):
+        assert getattr(streamed, name) == getattr(whole, name), name

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
-from typing import Any
+from typing import Any, BinaryIO
 
 from openclaw_cli.js import json as jsjson
 
@@ -30,33 +31,73 @@ def loads_object(data: bytes) -> Any:
     if data[start:start + 1] != b"{":
         return jsjson.loads(data)
     try:
-        return _loads_pieces(data, start + 1)
+        reader = _PieceReader()
+        reader.feed(data)
+        return reader.finish()
     except ValueError:  # not pretty-printed as assumed, or invalid: the one-go parse says which
         return jsjson.loads(data)
 
 
-def _loads_pieces(data: bytes, begin: int) -> dict:
-    shared: dict[str, str] = {}
-    out: dict = {}
-    view = memoryview(data)
-    while True:
-        cut = data.find(_MEMBER_START, begin + PIECE_BYTES)
-        text = bytearray(b"{")
-        if cut < 0:
-            text += view[begin:]
-        else:
+def load_object_file(fh: BinaryIO, digest: bool) -> tuple[dict, int, bytes | None] | None:
+    """A large pretty-printed object read from `fh` a piece at a time (the whole text is never held):
+    (the value `loads_object` gives, the bytes read, their SHA-256 when `digest`). None when the text
+    is not such an object or does not parse: then it is to be read whole, which says why."""
+    sha = hashlib.sha256() if digest else None
+    size = 0
+    reader = _PieceReader()
+    try:
+        while block := fh.read(PIECE_BYTES):
+            if sha is not None:
+                sha.update(block)
+            size += len(block)
+            reader.feed(block)
+        return reader.finish(), size, None if sha is None else sha.digest()
+    except ValueError:
+        return None
+
+
+class _PieceReader:
+    """The members of a pretty-printed object, parsed a piece of about PIECE_BYTES at a time as its text
+    arrives (cut where a member line starts); equal long strings of all pieces kept once."""
+
+    def __init__(self) -> None:
+        self._buf = b""
+        self._pos = 0  # where the unparsed members start in _buf
+        self._opened = False  # the object's `{` has been read
+        self._shared: dict[str, str] = {}
+        self._out: dict = {}
+
+    def feed(self, block: bytes) -> None:
+        self._buf = bytes(memoryview(self._buf)[self._pos:]) + block if self._pos < len(self._buf) else block
+        self._pos = 0
+        if not self._opened:
+            start = _LEADING_WS.match(self._buf).end()  # type: ignore[union-attr]
+            if start == len(self._buf):
+                self._pos = start  # only whitespace so far
+                return
+            if self._buf[start:start + 1] != b"{":
+                raise ValueError("not an object")
+            self._pos, self._opened = start + 1, True
+        while (cut := self._buf.find(_MEMBER_START, self._pos + PIECE_BYTES)) >= 0:
             end = cut
-            while data[end - 1] in _JSON_WS:
+            while self._buf[end - 1] in _JSON_WS:
                 end -= 1
-            if data[end - 1] != _COMMA:
+            if self._buf[end - 1] != _COMMA:
                 raise ValueError("not a member boundary")
-            text += view[begin:end - 1]
-            text += b"}"
-        piece = jsjson.loads(text, shared)  # long strings kept once: skill prompts repeat per session
+            self._parse(end - 1, b"}")
+            self._pos = cut + 1
+
+    def finish(self) -> dict:
+        if not self._opened:
+            raise ValueError("not an object")
+        self._parse(len(self._buf), b"")
+        return jsjson.js_ordered(self._out)
+
+    def _parse(self, end: int, closing: bytes) -> None:
+        text = bytearray(b"{")
+        text += memoryview(self._buf)[self._pos:end]
+        text += closing
+        piece = jsjson.loads(text, self._shared)  # long strings kept once: skill prompts repeat per session
         if type(piece) is not dict:
             raise ValueError("not an object")
-        out.update(piece)  # a later duplicate wins in the first one's place, as JSON.parse keeps it
-        if cut < 0:
-            break
-        begin = cut + 1
-    return jsjson.js_ordered(out)
+        self._out.update(piece)  # a later duplicate wins in the first one's place, as JSON.parse keeps it

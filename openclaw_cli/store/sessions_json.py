@@ -259,7 +259,32 @@ def load_store(path: str | os.PathLike, *, allow_corrupt: bool = False,
         return _load(path, allow_corrupt, keep_raw)
 
 
+def _stream(path: str) -> tuple[Any, int, StoreFingerprint | None] | None:
+    """A large store read a piece at a time, never whole (js/bigjson.py): (value, bytes, the fingerprint
+    when the serialised-store cache would keep one). None for a small file, one that cannot be opened,
+    or one that is not a pretty-printed object or does not parse: it is then read whole, which says why."""
+    from openclaw_cli.js.bigjson import PIECEWISE_MIN_BYTES, load_object_file
+
+    limit = _serialized_cache_limit()
+    try:
+        with open(path, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if size < PIECEWISE_MIN_BYTES:
+                return None
+            read = load_object_file(fh, digest=limit > 0 and size <= limit)
+    except OSError:
+        return None
+    if read is None:
+        return None
+    value, read_size, digest = read
+    keep = digest is not None and read_size <= limit  # the file may have grown since its size was taken
+    return value, read_size, StoreFingerprint(read_size, digest) if keep and digest is not None else None
+
+
 def _load(path: str, allow_corrupt: bool, keep_raw: bool) -> LoadedStore:
+    streamed = None if keep_raw else _stream(path)
+    if streamed is not None:
+        return _normalized(path, SessionStore(streamed[0]), None, streamed[2], streamed[1])
     data: bytes | None = None
     value: Any = None
     canon = b""
@@ -309,6 +334,12 @@ def _load(path: str, allow_corrupt: bool, keep_raw: bool) -> LoadedStore:
     if limit > 0 and size <= limit:
         fingerprint = StoreFingerprint.of(canon)
     del data, canon, value
+    return _normalized(path, store, raw_text, fingerprint, size)
+
+
+def _normalized(path: str, store: SessionStore, raw_text: str | None, fingerprint: StoreFingerprint | None,
+                size: int) -> LoadedStore:
+    """The store as read, hydrated, migrated and normalised as OpenClaw loads it."""
     dropped: list[str] = []
     hydrated = hydrate_store(store, path)
     migrated = apply_migrations(store)
