@@ -250,6 +250,25 @@ def test_stale_entry_transcript_becomes_exactly_one_deleted_archive(home):
     assert (store.parent / archived[0]).read_text() == MSG
 
 
+@pytest.mark.parametrize("others", [(), ("live.trajectory.jsonl",), ("live.trajectory-path.json",)],
+                         ids=["alone", "another-runtime-sidecar", "another-pointer"])
+def test_a_stale_entry_takes_its_trajectory_sidecar_and_pointer_with_it(home, others):
+    """The pruned session's `<sid>.trajectory.jsonl` and its pointer are deleted (fresh files, so not by the
+    sweep); the live session's sidecar files stay."""
+    store = write_store(home, entries_of(("agent:main:direct:old", "old", 40 * DAY_MS),
+                                         ("agent:main:direct:live", "live", 0)))
+    for name in ("old.jsonl", "live.jsonl", *others):
+        put(store.parent / name)
+    put(store.parent / "old.trajectory.jsonl", json.dumps({"traceSchema": "openclaw-trajectory"}) + "\n")
+    pointer = {"traceSchema": "openclaw-trajectory-pointer", "schemaVersion": 1, "sessionId": "old",
+               "runtimeFile": str(store.parent / "old.trajectory.jsonl")}
+    put(store.parent / "old.trajectory-path.json", json.dumps(pointer))
+    applied(store)
+    left = names(store.parent)
+    assert "old.trajectory.jsonl" not in left and "old.trajectory-path.json" not in left
+    assert set(others) <= set(left) and "live.jsonl" in left
+
+
 def test_deleted_archives_age_out_after_prune_after_but_bak_archives_stay(home):
     """`.deleted` archives older than pruneAfter go, newer ones stay; `.bak.*` stays even when older."""
     store = write_store(home, entries_of(("agent:main:main", "main", 0)))

@@ -12,6 +12,7 @@ from openclaw_cli.js.strings import js_trim
 from openclaw_cli.maintenance.entries import EntryPaths
 from openclaw_cli.store import session_files as sessionpaths
 from openclaw_cli.store.artifacts import (
+    TRAJECTORY_SUFFIXES,
     format_archive_timestamp,
     generated_id_from_session_file,
     parse_archive_timestamp,
@@ -144,10 +145,16 @@ def remove_trajectory_artifacts(paths: EntryPaths, removed: Mapping[str, str | N
     view = paths.view
     count = 0
     store_dir = jspath.resolve(paths.sessions_dir)
+    # The sidecars of a transcript named plainly in the folder are plain names beside it: with no such
+    # file in the folder (the usual case), those sessions have none to remove.
+    plain_sidecars = view.has_file_ending(TRAJECTORY_SUFFIXES)
     for sid, session_file in removed.items():
         if sid in referenced_ids:
             continue
-        transcript = _plain_transcript(paths, sid, session_file) or sessionpaths.session_file_path_or_none(
+        plain = _plain_transcript(paths, sid, session_file)
+        if plain is not None and not plain_sidecars:
+            continue
+        transcript = plain or sessionpaths.session_file_path_or_none(
             sid, session_file if session_file else None, paths.sessions_dir, paths.env, paths.rp)
         if transcript is None:
             continue

@@ -300,6 +300,13 @@ class FsView:
 
         return size
 
+    def has_file_ending(self, suffixes: tuple[str, ...]) -> bool:
+        """Whether any file directly in the folder, scanned or planned, has a name ending in one of `suffixes`."""
+        prefix = self.real_dir + "/"
+        return (any(path.endswith(suffixes) for path in self._files)
+                or any(key.endswith(suffixes) for key, v in self.overlay.items()
+                       if v is not None and key.startswith(prefix)))
+
     def list_names(self, directory: str) -> list[str]:
         """`fs.readdir` names (any type) of a folder, after planned effects."""
         directory = jspath.resolve(directory)

@@ -47,12 +47,17 @@ def is_checkpoint(name: str) -> bool:
     return bool(_CHECKPOINT.match(name))
 
 
+TRAJECTORY_RUNTIME_SUFFIX = ".trajectory.jsonl"  # `<transcript stem>.trajectory.jsonl`: the runtime sidecar
+TRAJECTORY_POINTER_SUFFIX = ".trajectory-path.json"  # `<transcript stem>.trajectory-path.json`: its pointer
+TRAJECTORY_SUFFIXES = (TRAJECTORY_RUNTIME_SUFFIX, TRAJECTORY_POINTER_SUFFIX)
+
+
 def is_trajectory_runtime(name: str) -> bool:
-    return name.endswith(".trajectory.jsonl")
+    return name.endswith(TRAJECTORY_RUNTIME_SUFFIX)
 
 
 def is_trajectory_pointer(name: str) -> bool:
-    return name.endswith(".trajectory-path.json")
+    return name.endswith(TRAJECTORY_POINTER_SUFFIX)
 
 
 def is_trajectory(name: str) -> bool:

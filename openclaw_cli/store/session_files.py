@@ -7,7 +7,12 @@ from collections.abc import Callable, Mapping
 
 from openclaw_cli.js import paths as jspath
 from openclaw_cli.js.strings import js_trim
-from openclaw_cli.store.artifacts import generated_id_from_session_file, is_checkpoint
+from openclaw_cli.store.artifacts import (
+    TRAJECTORY_POINTER_SUFFIX,
+    TRAJECTORY_RUNTIME_SUFFIX,
+    generated_id_from_session_file,
+    is_checkpoint,
+)
 
 _SAFE_TRANSCRIPT_ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,127}\Z", re.IGNORECASE | re.ASCII)
 
@@ -165,11 +170,11 @@ def session_file_path_or_none(session_id: str, session_file: str | None, session
 
 
 def trajectory_runtime_path(transcript: str) -> str:
-    return (transcript[:-6] if transcript.endswith(".jsonl") else transcript) + ".trajectory.jsonl"
+    return (transcript[:-6] if transcript.endswith(".jsonl") else transcript) + TRAJECTORY_RUNTIME_SUFFIX
 
 
 def trajectory_pointer_path(transcript: str) -> str:
-    return (transcript[:-6] if transcript.endswith(".jsonl") else transcript) + ".trajectory-path.json"
+    return (transcript[:-6] if transcript.endswith(".jsonl") else transcript) + TRAJECTORY_POINTER_SUFFIX
 
 
 def safe_trajectory_file_name(session_id: str) -> str:
