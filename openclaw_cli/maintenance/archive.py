@@ -12,7 +12,6 @@ from openclaw_cli.js.strings import js_trim
 from openclaw_cli.maintenance.entries import EntryPaths
 from openclaw_cli.store import session_files as sessionpaths
 from openclaw_cli.store.artifacts import (
-    TRAJECTORY_SUFFIXES,
     format_archive_timestamp,
     generated_id_from_session_file,
     parse_archive_timestamp,
@@ -147,7 +146,7 @@ def remove_trajectory_artifacts(paths: EntryPaths, removed: Mapping[str, str | N
     store_dir = jspath.resolve(paths.sessions_dir)
     # The sidecars of a transcript named plainly in the folder are plain names beside it: with no such
     # file in the folder (the usual case), those sessions have none to remove.
-    plain_sidecars = view.has_file_ending(TRAJECTORY_SUFFIXES)
+    plain_sidecars = view.has_sidecar_named_file()
     for sid, session_file in removed.items():
         if sid in referenced_ids:
             continue

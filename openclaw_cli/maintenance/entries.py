@@ -90,7 +90,7 @@ class EntryPaths:
             # A plain transcript name resolved without the overlay; its sidecars share its folder
             # and stem, so they are plain names too, whatever effects get planned later. Built
             # afresh each time: cheap, where a cache of them grows by ~0.6 KB an entry.
-            paths = _with_sidecars(fast)
+            paths = self._plain_with_sidecars(fast)
             return paths, paths
         cache_key = (sid if isinstance(sid, str) else None, file if isinstance(file, str) else None)
         hit = self._artifacts.get(cache_key)
@@ -105,6 +105,11 @@ class EntryPaths:
         same = canonical == paths
         self._artifacts[cache_key] = (self.view.version, paths, None if same else canonical)
         return paths, paths if same else canonical
+
+    def _plain_with_sidecars(self, transcript: str) -> tuple[str, ...]:
+        """A plain transcript name with its sidecars' names beside it; alone when the folder holds no file
+        with a sidecar's name (then none of these paths names a file)."""
+        return _with_sidecars(transcript) if self.view.has_sidecar_named_file() else (transcript,)
 
     def artifact_paths(self, entry: dict) -> tuple[str, ...]:
         """Transcript (canonical), trajectory pointer and runtime sidecar of an entry."""
@@ -140,13 +145,14 @@ class EntryPaths:
         referenced: set[str] = set()
         add, listed_get = referenced.add, listed.get
         fast = self._fast_transcript if not self.view._symlinks else None
+        sidecars = self.view.has_sidecar_named_file()
         found: tuple[str, ...]
         for key, entry in store.items():
             sid = entry.get("sessionId")
             transcript = (fast(sid, entry.get("sessionFile")) if fast is not None and sid.__class__ is str and sid
                           else None)
             if transcript is not None:  # _artifact_lists' plain case, without its cache lookup
-                found = _with_sidecars(transcript)
+                found = _with_sidecars(transcript) if sidecars else (transcript,)
             else:
                 found = self._artifact_lists(entry)[1]
             if visit is not None:

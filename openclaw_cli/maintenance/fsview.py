@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from openclaw_cli.js import paths as jspath
-from openclaw_cli.store.artifacts import is_prompt_blob, is_prompt_blob_temp
+from openclaw_cli.store.artifacts import TRAJECTORY_SUFFIXES, is_prompt_blob, is_prompt_blob_temp
 
 BLOB_ROOT = ("skills-prompts", "sha256")
 
@@ -96,6 +96,8 @@ class FsView:
     scanned: bool = False
     _files_cache: tuple[int, list[FileInfo]] | None = None
     _scan_files: list[FileInfo] | None = None
+    _scanned_sidecar: bool | None = None  # a scanned file has a trajectory sidecar's name (asked lazily)
+    _made_sidecar: bool = False  # a planned rename or write makes a file with such a name
 
     @classmethod
     def open(cls, sessions_dir: str, ignore: frozenset[str] = frozenset()) -> FsView:
@@ -300,12 +302,12 @@ class FsView:
 
         return size
 
-    def has_file_ending(self, suffixes: tuple[str, ...]) -> bool:
-        """Whether any file directly in the folder, scanned or planned, has a name ending in one of `suffixes`."""
-        prefix = self.real_dir + "/"
-        return (any(path.endswith(suffixes) for path in self._files)
-                or any(key.endswith(suffixes) for key, v in self.overlay.items()
-                       if v is not None and key.startswith(prefix)))
+    def has_sidecar_named_file(self) -> bool:
+        """Whether a file in the folder has a trajectory sidecar's name: one the scan found (planned deletions
+        aside: a True answer only means "look"), or one a planned rename or write makes."""
+        if self._scanned_sidecar is None:
+            self._scanned_sidecar = any(path.endswith(TRAJECTORY_SUFFIXES) for path in self._files)
+        return self._scanned_sidecar or self._made_sidecar
 
     def list_names(self, directory: str) -> list[str]:
         """`fs.readdir` names (any type) of a folder, after planned effects."""
@@ -368,6 +370,7 @@ class FsView:
         origin = prior.origin if isinstance(prior, Virtual) and prior.origin else skey
         size, mtime = (info[1], info[2]) if info else (0, 0)
         self.version += 1
+        self._made_sidecar = self._made_sidecar or dkey.endswith(TRAJECTORY_SUFFIXES)
         self.overlay[dkey] = Virtual(size, mtime, origin=origin,
                                      data=prior.data if isinstance(prior, Virtual) else None,
                                      kind=info[0] if info else "file")
@@ -387,6 +390,7 @@ class FsView:
         it, but it is not an effect to carry out here."""
         key = self._key(path)
         self.version += 1
+        self._made_sidecar = self._made_sidecar or key.endswith(TRAJECTORY_SUFFIXES)
         self.overlay[key] = Virtual(len(data), mtime_ns, data=data)
         parent = key.rsplit("/", 1)[0]
         while parent and parent not in self._written_dirs and parent != self.real_dir:
