@@ -129,6 +129,7 @@ def sqlite_dry_run(*, active_key, agent, all_agents, fix_dm_scope, fix_missing, 
         for target, agent_store in zip(targets, found):
             now_ms = int(time.time() * 1000)
             previews.append(sqlite_plan.preview_agent(cfg=cfg, agent_id=agent_store.agent_id,
+                                                      db_agent_id=agent_store.db_agent_id,
                                                       db_path=agent_store.sqlite_path, store_path=target.store_path,
                                                       settings=settings, mode=mode, opts=opts, now_ms=now_ms))
     except AgentDbRefusedError as err:

@@ -134,18 +134,20 @@ def _explicit_store_target(roster: _Roster, store: str, requested: str | None,
     found = _path_agent(path) or chosen
     if (wanted or owner) and found != chosen:
         raise ExpectedCliError(f'Session store belongs to agent "{found}", not requested agent "{chosen}".')
-    _check_database(path, store)
+    _check_database(Target(found, path), store, env)
     return Target(found, path)
 
 
-def _check_database(path: str, given: str) -> None:
-    """The database a `--store` path maps to must be a regular file (resolveExplicitSessionStorePath)."""
+def _check_database(target: Target, given: str, env: Mapping[str, str] | None) -> None:
+    """The database a `--store` path maps to for its agent must be a regular file
+    (resolveExplicitSessionStorePath)."""
     import stat
 
     from openclaw_cli.js.json import stringify
-    from openclaw_cli.store.era import sqlite_path_of
+    from openclaw_cli.store.era import agent_db_path
 
-    database = sqlite_path_of(path)
+    path = os.path.abspath(target.store_path)
+    database = agent_db_path(None, target, env)
     shown = database if database == path else f"{database} (resolved from --store {stringify(given)})"
     try:
         mode = os.stat(database).st_mode
