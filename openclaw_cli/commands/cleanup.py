@@ -95,18 +95,21 @@ def sqlite_dry_run(*, active_key, agent, all_agents, fix_dm_scope, fix_missing, 
                    explain, enforce) -> bool:
     """The dry run of agents that keep their sessions in SQLite (OpenClaw 2026.8+): 2026.9.6's plan,
     read-only. False (nothing done) unless every selected agent is one: a file-era agent goes the
-    usual way, and a mix is refused there."""
+    usual way (its own choice of stores prints 2026.9.6's notes on them), and a mix is refused there."""
     from openclaw_cli.config.agents import resolve_session_store_targets
     from openclaw_cli.config.load import load_config
+    from openclaw_cli.config.targets96 import print_notes
     from openclaw_cli.errors import AgentDbRefusedError, StoreError
     from openclaw_cli.store import era
 
     env = os.environ
     cfg = load_config(env).data
-    targets = resolve_session_store_targets(cfg, store=store, agent=agent, all_agents=all_agents, env=env)
+    notes: list[str] = []
+    targets = resolve_session_store_targets(cfg, store=store, agent=agent, all_agents=all_agents, env=env, notes=notes)
     found = [era.detect(cfg, target, env) for target in targets]
     if not any(agent_store.in_sqlite for agent_store in found):
         return False
+    print_notes(notes)
     files = [agent_store.agent_id for agent_store in found if agent_store.era == era.FILES]
     if files:
         from openclaw_cli.errors import CliError

@@ -109,7 +109,7 @@ def session_store_targets(cfg: Any, *, store: str | None, agent: str | None, all
 
 def _all_agents(cfg: Any, roster: _Roster, env: Mapping[str, str] | None, notes: list[str] | None) -> list[Target]:
     """Every configured agent's store, one per database file (config/targets96.py)."""
-    from openclaw_cli.config.targets96 import PREFIX, dedupe_by_database
+    from openclaw_cli.config.targets96 import dedupe_by_database, print_notes
 
     template = session_store_template(cfg)
     targets = [Target(a, resolve_store_path(template, a, env)) for a in list_configured_session_store_agent_ids(cfg)]
@@ -117,10 +117,7 @@ def _all_agents(cfg: Any, roster: _Roster, env: Mapping[str, str] | None, notes:
     if notes is not None:
         notes += found
     else:
-        from openclaw_cli.ui import console as output
-
-        for note in found:
-            output.stderr_line(PREFIX + output.for_stderr(note))
+        print_notes(found)
     return kept
 
 

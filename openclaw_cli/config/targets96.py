@@ -24,6 +24,14 @@ def _group(groups: dict[str, list[_Claim]], path: str, claim: _Claim) -> None:
     groups.setdefault(key, []).append(claim)
 
 
+def print_notes(notes: list[str]) -> None:
+    """The notes on stderr, as 2026.9.6's logger prints them."""
+    from openclaw_cli.ui import console as output
+
+    for note in notes:
+        output.stderr_line(PREFIX + output.for_stderr(note))
+
+
 def _quoted(ids: list[str]) -> str:
     return ", ".join(f'"{agent}"' for agent in ids)
 
