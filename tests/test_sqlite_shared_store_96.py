@@ -140,6 +140,7 @@ CASES = [
     ("an agent without a database", ["sessions", "--agent", "ops", "--json"]),
     ("an agent without a database", ["sessions", "list", "--all-agents", "--json"]),
     ("an agent without a database", ["sessions", "list", "--store", STORE, "--agent", "ops"]),
+    ("an agent without a database", ["sessions", "cleanup", "--dry-run", "--agent", "ops"]),
     ("a suffixed name taken", ["sessions", "list", "--agent", "ops", "--json"]),
     ("a suffixed name taken", ["sessions", "cleanup", "--dry-run", "--agent", "work", "--json"]),
     ("a database as the store", ["sessions", "list", "--all-agents", "--json"]),
