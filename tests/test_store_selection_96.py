@@ -9,7 +9,7 @@ import pytest
 from helpers import refbin
 from helpers.sqlite_state import assert_same_as_96, real_96_home
 
-from openclaw_cli.store.era import sqlite_path_of
+from openclaw_cli.store.db_target import unsuffixed_target
 
 MAIN_DB = "{home}/.openclaw/agents/main/agent/openclaw-agent.sqlite"
 WORK_DB = "{home}/.openclaw/agents/work/agent/openclaw-agent.sqlite"
@@ -34,7 +34,11 @@ CASES = {
 }
 
 
-def test_a_store_path_names_the_database_2026_9_6_maps_it_to():
+def sqlite_path_of(store_path: str) -> str:
+    return unsuffixed_target(store_path).path
+
+
+def test_a_store_path_names_the_database_2026_9_6_maps_it_to_before_ownership_is_asked():
     assert sqlite_path_of("/s/agents/w/sessions/sessions.json") == "/s/agents/w/agent/openclaw-agent.sqlite"
     assert sqlite_path_of("/s/fixed/sessions.json") == "/s/fixed/openclaw-agent.sqlite"
     assert sqlite_path_of("/s/fixed/store.json") == "/s/fixed/store.sqlite"

@@ -7,6 +7,7 @@ import sys
 import time
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from openclaw_cli.commands.gateway import Fallback, GatewayOptions, route
 from openclaw_cli.js.values import object_at
@@ -91,22 +92,34 @@ def run_cleanup_command(*, active_key, agent, all_agents, dry_run, enforce, fix_
     output.print_console_lines(lines, outcome.cfg)
 
 
+def _none_made(cfg: Mapping[str, Any], found: list, env: Mapping[str, str]) -> bool:
+    """No selected agent has a store yet, on a SQLite-era state: 2026.9.6 plans the databases they
+    would have, empty (as `sessions` lists them)."""
+    from openclaw_cli.config.era import SQLITE_ERA, config_era
+    from openclaw_cli.store import era
+
+    return all(agent_store.era == era.NONE for agent_store in found) and config_era(cfg, env) == SQLITE_ERA
+
+
 def sqlite_dry_run(*, active_key, agent, all_agents, fix_dm_scope, fix_missing, json_out, store, quiet,
                    explain, enforce) -> bool:
-    """The dry run of agents that keep their sessions in SQLite (OpenClaw 2026.8+): 2026.9.6's plan,
-    read-only. False (nothing done) unless every selected agent is one: a file-era agent goes the
-    usual way, and a mix is refused there."""
+    """The dry run of agents that keep their sessions in SQLite (OpenClaw 2026.8+), or have none yet on a
+    SQLite-era state: 2026.9.6's plan, read-only. False (nothing done) otherwise: a file-era agent goes
+    the usual way (its own choice of stores prints 2026.9.6's notes on them), and a mix is refused there."""
     from openclaw_cli.config.agents import resolve_session_store_targets
     from openclaw_cli.config.load import load_config
+    from openclaw_cli.config.targets96 import print_notes
     from openclaw_cli.errors import AgentDbRefusedError, StoreError
     from openclaw_cli.store import era
 
     env = os.environ
     cfg = load_config(env).data
-    targets = resolve_session_store_targets(cfg, store=store, agent=agent, all_agents=all_agents, env=env)
+    notes: list[str] = []
+    targets = resolve_session_store_targets(cfg, store=store, agent=agent, all_agents=all_agents, env=env, notes=notes)
     found = [era.detect(cfg, target, env) for target in targets]
-    if not any(agent_store.in_sqlite for agent_store in found):
+    if not any(agent_store.in_sqlite for agent_store in found) and not _none_made(cfg, found, env):
         return False
+    print_notes(notes)
     files = [agent_store.agent_id for agent_store in found if agent_store.era == era.FILES]
     if files:
         from openclaw_cli.errors import CliError
@@ -129,6 +142,7 @@ def sqlite_dry_run(*, active_key, agent, all_agents, fix_dm_scope, fix_missing, 
         for target, agent_store in zip(targets, found):
             now_ms = int(time.time() * 1000)
             previews.append(sqlite_plan.preview_agent(cfg=cfg, agent_id=agent_store.agent_id,
+                                                      db_agent_id=agent_store.db_agent_id,
                                                       db_path=agent_store.sqlite_path, store_path=target.store_path,
                                                       settings=settings, mode=mode, opts=opts, now_ms=now_ms))
     except AgentDbRefusedError as err:

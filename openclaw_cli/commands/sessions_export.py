@@ -34,7 +34,7 @@ def run_export_command(*, key: str | None, all_sessions: bool, agent: str | None
     out_dir = os.path.abspath(output or os.getcwd())
     if not os.path.isdir(out_dir):
         raise CliError(f"{out_dir} is not a folder")
-    with open_agent_db(found.sqlite_path, found.agent_id) as db:
+    with open_agent_db(found.sqlite_path, found.db_agent_id) as db:
         entries = read_entries(db)
         if all_sessions:
             chosen = entries

@@ -37,7 +37,7 @@ def _read_store(cfg: Mapping, target, env: Mapping[str, str],
     if found.era == era.BOTH:
         output.note(f"agent {found.agent_id} has both {found.sqlite_path} and {found.sessions_json} "
                     "(a migration not finished); listing the database, as OpenClaw does")
-    with open_agent_db(found.sqlite_path, found.agent_id) as db:
+    with open_agent_db(found.sqlite_path, found.db_agent_id) as db:
         return found.sqlite_path, True, list(read_entries(db, listing=True))
 
 

@@ -179,18 +179,19 @@ def dedupe_targets(targets: list[Target]) -> list[Target]:
 
 def resolve_session_store_targets(cfg: Mapping[str, Any] | None, *, store: str | None = None,
                                   agent: str | None = None, all_agents: bool = False,
-                                  env: Mapping[str, str] | None = None) -> list[Target]:
+                                  env: Mapping[str, str] | None = None, notes: list[str] | None = None) -> list[Target]:
     """The stores a sessions command works on, from its `--store` / `--agent` / `--all-agents`.
 
     Raises UsageError (exit 2) for conflicting selectors, CliError (exit 1) for an agent id that
-    is not configured; in the SQLite era 2026.9.6 chooses, in its words (config/owner96.py).
+    is not configured; in the SQLite era 2026.9.6 chooses, in its words (config/owner96.py), and
+    its notes on a shared database folder go to `notes` (else to stderr).
     """
     from openclaw_cli.config.era import SQLITE_ERA, config_era
 
     if config_era(cfg, env) == SQLITE_ERA:
         from openclaw_cli.config.owner96 import session_store_targets
 
-        return session_store_targets(cfg, store=store, agent=agent, all_agents=all_agents, env=env)
+        return session_store_targets(cfg, store=store, agent=agent, all_agents=all_agents, env=env, notes=notes)
     default_agent = resolve_default_agent_id(cfg)
     has_agent = bool(js_trim(agent or ""))
     if has_agent and all_agents:

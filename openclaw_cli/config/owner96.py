@@ -19,7 +19,6 @@ from openclaw_cli.config.agents import (
     DEFAULT_AGENT_ID,
     Target,
     agent_entries,
-    dedupe_targets,
     list_configured_session_store_agent_ids,
     normalize_agent_id,
     resolve_store_path,
@@ -66,8 +65,17 @@ class _Roster:
         if self.explicit:
             agent_id = normalize_agent_id(self.system_agent) if self.system_agent else None
             return agent_id if agent_id in self.ids else None
+        return self.data_owner()
+
+    def data_owner(self) -> str | None:
+        """tryResolveLegacyDataOwnerAgentId: the retained legacy default, the raw marker or the sole agent."""
         retained = normalize_agent_id(self.legacy_default) if self.legacy_default else None
         return retained if retained in self.ids else self.raw_default() or self.sole
+
+    def store_default(self) -> str:
+        """resolveSessionStoreCompatibilityAgentId: the recorded store owner, else the data owner, else main."""
+        recorded = opt_str(object_at(object_at(object_at(self.cfg, "agents"), "defaults"), "sessionStore").get("agentId"))
+        return normalize_agent_id(recorded) if recorded else self.data_owner() or DEFAULT_AGENT_ID
 
     def default(self) -> str:
         """resolveDefaultAgentId under the session-store selection context."""
@@ -78,9 +86,10 @@ class _Roster:
 
 
 def session_store_targets(cfg: Any, *, store: str | None, agent: str | None, all_agents: bool,
-                          env: Mapping[str, str] | None) -> list[Target]:
+                          env: Mapping[str, str] | None, notes: list[str] | None = None) -> list[Target]:
     """resolveSessionStoreTargets: the stores a sessions command works on in the SQLite era, or
-    2026.9.6's refusal (ExpectedCliError) in its words."""
+    2026.9.6's refusal (ExpectedCliError) in its words. With `--all-agents` its notes on agents that
+    share a database folder go to `notes`, else to stderr as 2026.9.6 logs them."""
     requested = _trimmed(agent, "--agent")
     if store is not None:
         _trimmed(store, "--store")
@@ -93,10 +102,23 @@ def session_store_targets(cfg: Any, *, store: str | None, agent: str | None, all
         return [_explicit_store_target(roster, store, requested, env)]
     template = session_store_template(cfg)
     if all_agents:
-        return dedupe_targets([Target(a, resolve_store_path(template, a, env))
-                               for a in list_configured_session_store_agent_ids(cfg)])
+        return _all_agents(cfg, roster, env, notes)
     owner = _configured(roster, normalize_agent_id(requested)) if requested else _owner(roster, env)
     return [Target(owner, resolve_store_path(template, owner, env))]
+
+
+def _all_agents(cfg: Any, roster: _Roster, env: Mapping[str, str] | None, notes: list[str] | None) -> list[Target]:
+    """Every configured agent's store, one per database file (config/targets96.py)."""
+    from openclaw_cli.config.targets96 import dedupe_by_database, print_notes
+
+    template = session_store_template(cfg)
+    targets = [Target(a, resolve_store_path(template, a, env)) for a in list_configured_session_store_agent_ids(cfg)]
+    kept, found = dedupe_by_database(targets, roster.store_default(), env)
+    if notes is not None:
+        notes += found
+    else:
+        print_notes(found)
+    return kept
 
 
 def _trimmed(value: str | None, option: str) -> str | None:
@@ -134,18 +156,20 @@ def _explicit_store_target(roster: _Roster, store: str, requested: str | None,
     found = _path_agent(path) or chosen
     if (wanted or owner) and found != chosen:
         raise ExpectedCliError(f'Session store belongs to agent "{found}", not requested agent "{chosen}".')
-    _check_database(path, store)
+    _check_database(Target(found, path), store, env)
     return Target(found, path)
 
 
-def _check_database(path: str, given: str) -> None:
-    """The database a `--store` path maps to must be a regular file (resolveExplicitSessionStorePath)."""
+def _check_database(target: Target, given: str, env: Mapping[str, str] | None) -> None:
+    """The database a `--store` path maps to for its agent must be a regular file
+    (resolveExplicitSessionStorePath)."""
     import stat
 
     from openclaw_cli.js.json import stringify
-    from openclaw_cli.store.era import sqlite_path_of
+    from openclaw_cli.store.era import agent_db_path
 
-    database = sqlite_path_of(path)
+    path = os.path.abspath(target.store_path)
+    database = agent_db_path(None, target, env)
     shown = database if database == path else f"{database} (resolved from --store {stringify(given)})"
     try:
         mode = os.stat(database).st_mode

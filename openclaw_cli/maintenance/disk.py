@@ -414,7 +414,7 @@ def measure_sqlite(req: SqliteDiskRequest) -> DiskUsage:
     max_bytes, high_water = getattr(settings, "max_disk_bytes", None), getattr(settings, "high_water_bytes", None)
     budget = None
     if max_bytes is not None and high_water is not None:
-        used = physical_bytes(req.db_path, req.sessions_dir)
+        used = physical_bytes([req.db_path], req.sessions_dir)
         budget = _budget({"totalBytesBefore": used, "maxBytes": max_bytes, "highWaterBytes": high_water,
                           "overBudget": used > max_bytes})
     database = DbUsage(req.db_path, version, page_size, page_count, free_pages, tables, archives, cold, leftovers)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from openclaw_cli.maintenance import sqlite_rules as rules
 from openclaw_cli.maintenance.settings import SqliteEraSettings
 from openclaw_cli.store import artifacts
+from openclaw_cli.store.db_target import family
 from openclaw_cli.store.keys import is_stale_direct_dm_key, normalize_store_key, parse_agent_key
 
 STORE_TEMP_STALE_MS = 300_000
@@ -97,17 +98,18 @@ def prompt_blob_files(folder: str) -> list[FileInfo]:
     return out
 
 
-def physical_bytes(db_path: str, folder: str) -> int:
+def physical_bytes(databases: list[str], folder: str) -> int:
     """What the disk budget counts: the sessions folder's files, its cold archives and prompt blobs,
-    the database and its WAL (never `-shm`), each file once."""
+    the databases (the store's: store/db_target.py:family) and their WALs (never a `-shm` of theirs),
+    each file once."""
     unique: dict[str, int] = {}
     for info in [*session_files(folder), *session_files(os.path.join(folder, "cold")), *prompt_blob_files(folder)]:
         unique[os.path.realpath(info.path)] = info.size
-    for path in (db_path, db_path + "-wal"):
+    for path in (file for db_path in databases for file in (db_path, db_path + "-wal")):
         if os.path.isfile(path):
             unique[os.path.realpath(path)] = os.stat(path).st_size
-    shm = os.path.realpath(db_path + "-shm")
-    return sum(size for path, size in unique.items() if path != shm)
+    shm = {os.path.realpath(db_path + "-shm") for db_path in databases}
+    return sum(size for path, size in unique.items() if path not in shm)
 
 
 def _entry_artifacts(folder: str, entry: Mapping) -> list[str]:
@@ -317,13 +319,13 @@ def _entry_maintenance(run: _Run) -> None:
         _cap(run)
 
 
-def _disk_budget(db, db_path: str, folder: str, settings: SqliteEraSettings, mode: str,
+def _disk_budget(db, databases: list[str], folder: str, settings: SqliteEraSettings, mode: str,
                  store: Mapping[str, Mapping], now_ms: int) -> tuple[dict | None, bool]:
     """The budget as the dry run reports it (measured, nothing evicted), and whether enforcing
     it would change anything."""
     if settings.max_disk_bytes is None or settings.high_water_bytes is None:
         return None, False
-    total = physical_bytes(db_path, folder)
+    total = physical_bytes(databases, folder)
     over = total > settings.max_disk_bytes
     budget = {"totalBytesBefore": total, "totalBytesAfter": total, "removedFiles": 0, "removedEntries": 0,
               "freedBytes": 0, "maxBytes": settings.max_disk_bytes, "highWaterBytes": settings.high_water_bytes,
@@ -346,16 +348,17 @@ def _disk_budget(db, db_path: str, folder: str, settings: SqliteEraSettings, mod
 
 
 def preview_agent(*, cfg: Mapping, agent_id: str, db_path: str, store_path: str, settings: SqliteEraSettings,
-                  mode: str, opts: Options, now_ms: int) -> SqlitePreview:
+                  mode: str, opts: Options, now_ms: int, db_agent_id: str | None = None) -> SqlitePreview:
     """Read the agent's rows (and transcripts for `--fix-missing`) in one read transaction, then
-    plan as OpenClaw 2026.9.6's dry run does, on a copy."""
+    plan as OpenClaw 2026.9.6's dry run does, on a copy; the database must be `db_agent_id`'s
+    (a shared `.sqlite` store's owner), else the agent's."""
     from openclaw_cli.store.sqlite.connection import open_agent_db
     from openclaw_cli.store.sqlite.entries import read_entries
 
     if not os.path.exists(db_path):
         # An agent with no database yet, beside others that have one: an empty store, no budget.
         return _plan(cfg, None, agent_id, db_path, store_path, {}, settings, mode, opts, now_ms)
-    with open_agent_db(db_path, agent_id) as db:
+    with open_agent_db(db_path, db_agent_id or agent_id) as db:
         return _plan(cfg, db, agent_id, db_path, store_path, dict(read_entries(db)), settings, mode, opts, now_ms)
 
 
@@ -372,7 +375,7 @@ def _plan(cfg: Mapping, db, agent_id: str, db_path: str, store_path: str, before
     unarchived = sum(1 for entry in work.values() if "archivedAt" not in entry)
     run = _Run(work, settings, frozenset([active]) if active else None, now_ms, unarchived)
     _entry_maintenance(run)
-    budget, budget_mutates = (_disk_budget(db, db_path, folder, settings, mode, work, now_ms) if db is not None
+    budget, budget_mutates = (_disk_budget(db, family(store_path), folder, settings, mode, work, now_ms) if db is not None
                               else (None, False))
     removed_keys = (run.sets.get("model-run", set()) | run.sets.get("stale", set())
                     | run.sets.get("capped", set()) | dm_keys)

@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from openclaw_cli.config.agents import Target, normalize_agent_id
-from openclaw_cli.store.sqlite.connection import AGENT_DB_FILENAME, BUSY_TIMEOUT_MS, ro_uri, wal_bytes
+from openclaw_cli.config.agents import Target
+from openclaw_cli.store.db_target import resolve
+from openclaw_cli.store.sqlite.connection import BUSY_TIMEOUT_MS, ro_uri, wal_bytes
 
 SQLITE = "sqlite"
 FILES = "files"
@@ -24,6 +25,12 @@ class AgentStore:
     era: str
     sessions_json: str
     sqlite_path: str
+    shared_owner: str | None = None  # the owner of a `.sqlite` store every agent names
+
+    @property
+    def db_agent_id(self) -> str:
+        """The agent the database must belong to: a shared database's owner, else the agent itself."""
+        return self.shared_owner or self.agent_id
 
     @property
     def in_sqlite(self) -> bool:
@@ -36,42 +43,12 @@ class AgentStore:
         return self.sqlite_path if self.in_sqlite else self.sessions_json
 
 
-def _path_agent_dir(store_path: str) -> str | None:
-    """`agents/<id>` when the path is `agents/<id>/sessions/sessions.json`."""
-    sessions_dir = os.path.dirname(store_path)
-    agent_dir = os.path.dirname(sessions_dir)
-    if (os.path.basename(store_path) == "sessions.json" and os.path.basename(sessions_dir) == "sessions"
-            and os.path.basename(os.path.dirname(agent_dir)) == "agents"):
-        return agent_dir
-    return None
-
-
-def sqlite_path_of(store_path: str) -> str:
-    """The database a store path names (below), as 2026.9.6 maps an explicit `--store`."""
-    return _from_store_path(store_path)
-
-
-def _from_store_path(store_path: str) -> str:
-    """The database OpenClaw maps a store path to: a `.sqlite` path is the database itself;
-    `agents/<id>/sessions/sessions.json` → `agents/<id>/agent/openclaw-agent.sqlite`; any other
-    sessions.json → `openclaw-agent.sqlite` beside it; any other file `<name>.<ext>` → `<name>.sqlite`
-    beside it (resolveUnsuffixedSqliteTargetFromSessionStorePath)."""
-    if store_path.endswith(".sqlite"):
-        return store_path
-    agent_dir = _path_agent_dir(store_path)
-    if agent_dir is not None:
-        return os.path.join(agent_dir, "agent", AGENT_DB_FILENAME)
-    name = os.path.basename(store_path)
-    if name != "sessions.json":
-        return os.path.join(os.path.dirname(store_path), f"{os.path.splitext(name)[0] or 'openclaw-agent'}.sqlite")
-    return os.path.join(os.path.dirname(store_path), AGENT_DB_FILENAME)
-
-
 def agent_db_path(cfg: Mapping[str, Any] | None, target: Target, env: Mapping[str, str] | None = None) -> str:
-    """Where the agent's database is: where its store path maps (`agents/<id>/agent/openclaw-agent.sqlite`
-    for the default store). A configured `agentDir` (`agents.entries.<id>` or `agents.list[]`) does not
-    move it: 2026.9.6 reads and writes `<state>/agents/<id>/agent/` whatever `agentDir` says."""
-    return _from_store_path(target.store_path)
+    """Where the agent's database is: where its store path maps for it (store/db_target.py:
+    `agents/<id>/agent/openclaw-agent.sqlite` for the default store, a shared folder's own or suffixed
+    file). A configured `agentDir` (`agents.entries.<id>` or `agents.list[]`) does not move it:
+    2026.9.6 reads and writes `<state>/agents/<id>/agent/` whatever `agentDir` says."""
+    return resolve(target.store_path, target.agent_id, env=env).path
 
 
 def has_session_tables(path: str) -> bool:
@@ -110,16 +87,15 @@ def has_session_tables(path: str) -> bool:
 
 
 def detect(cfg: Mapping[str, Any] | None, target: Target, env: Mapping[str, str] | None = None) -> AgentStore:
-    """The one answer to "which store does this agent have?". A store path inside
-    `agents/<id>/` names agent `<id>` (as OpenClaw maps an explicit `--store`). Asking changes no file."""
-    agent_dir = _path_agent_dir(target.store_path)
-    if agent_dir is not None:
-        target = Target(normalize_agent_id(os.path.basename(agent_dir)), target.store_path)
-    db = agent_db_path(cfg, target, env)
-    in_db = has_session_tables(db)
-    in_files = target.store_path != db and os.path.lexists(target.store_path)
+    """The one answer to "which store does this agent have?". A sessions.json inside `agents/<id>/`
+    names agent `<id>` (as OpenClaw maps an explicit `--store`). Asking changes no file."""
+    found = resolve(target.store_path, target.agent_id, env=env)
+    if found.agent_id is not None and not found.shared and not os.path.abspath(target.store_path).endswith(".sqlite"):
+        target = Target(found.agent_id, target.store_path)
+    in_db = has_session_tables(found.path)
+    in_files = os.path.abspath(target.store_path) != found.path and os.path.lexists(target.store_path)
     era = BOTH if in_db and in_files else SQLITE if in_db else FILES if in_files else NONE
-    return AgentStore(target.agent_id, era, target.store_path, db)
+    return AgentStore(target.agent_id, era, target.store_path, found.path, found.agent_id if found.shared else None)
 
 
 def refuse_sqlite(cfg: Mapping[str, Any] | None, targets: list[Target], command: str,

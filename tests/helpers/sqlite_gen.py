@@ -57,13 +57,13 @@ def client_connection(gateway: RunningGateway, method: str, home: Path):
     return connection_for(method, env, cfg={})
 
 
-def generate(base: Path, llm_base_url: str) -> tuple[Path, list[str]]:
-    """Drive a 2026.9.6 Gateway under `base` and stop it; (the state's home, the keys written)."""
-    from openclaw_cli.gateway.rpc import call, chat_send
+def drive(base: Path, config: dict[str, Any], keys: list[str], then=None):
+    """A 2026.9.6 Gateway under `base` with `config`: one real `chat.send` turn per key, then
+    `then(gateway, client_home)`, then stopped cleanly; returns the Gateway (its `home` is the state's)."""
+    from openclaw_cli.gateway.rpc import chat_send
 
-    write_config(base / "home" / ".openclaw", model_config(llm_base_url))
+    write_config(base / "home" / ".openclaw", config)
     gateway = start_gateway(base, auth="token", version=refbin.SQLITE_ERA_VERSION, ready_timeout=READY_TIMEOUT_S)
-    keys = [key.format(run=uuid.uuid4()) for key in KEYS]
     client_home = base / "client"
     write_config(client_home / ".openclaw", {})
     try:
@@ -72,21 +72,37 @@ def generate(base: Path, llm_base_url: str) -> tuple[Path, list[str]]:
             result = chat_send({"sessionKey": key, "message": f"hello {i}: please say something short"},
                                connection=sender, timeout_ms=120_000)
             assert result.final is not None and result.final.get("state") == "final", (key, result.final)
-        patcher = client_connection(gateway, "sessions.patch", client_home)
-        for key, label in LABELS.items():
-            call("sessions.patch", {"key": key, "label": label}, connection=patcher)
-        call("sessions.patch", {"key": EMPTY_KEY, "label": "Draft"}, connection=patcher)
+        if then is not None:
+            then(gateway, client_home)
     finally:
         gateway.stop()
+    return gateway
+
+
+def generate(base: Path, llm_base_url: str) -> tuple[Path, list[str]]:
+    """Drive a 2026.9.6 Gateway under `base` and stop it; (the state's home, the keys written)."""
+    from openclaw_cli.gateway.rpc import call
+
+    def label(gateway: RunningGateway, client_home: Path) -> None:
+        patcher = client_connection(gateway, "sessions.patch", client_home)
+        for key, text in LABELS.items():
+            call("sessions.patch", {"key": key, "label": text}, connection=patcher)
+        call("sessions.patch", {"key": EMPTY_KEY, "label": "Draft"}, connection=patcher)
+
+    keys = [key.format(run=uuid.uuid4()) for key in KEYS]
+    gateway = drive(base, model_config(llm_base_url), keys, label)
     (base / "keys.json").write_text(json.dumps(keys))
     return gateway.home, keys
 
 
-def copy_state(source_home: Path, home: Path) -> Path:
-    """A fresh copy of a generated state under `home`; returns the state folder."""
+def copy_state(source_home: Path, home: Path, also: tuple[str, ...] = ()) -> Path:
+    """A fresh copy of a generated state under `home` (and of the folders `also` names beside it, such
+    as a session store kept outside the state); returns the state folder."""
     state = home / ".openclaw"
     shutil.copytree(source_home / ".openclaw", state, symlinks=True,
                     ignore=shutil.ignore_patterns("cache", "logs", "tmp", "plugin-skills"))
+    for name in also:
+        shutil.copytree(source_home / name, home / name, symlinks=True)
     return state
 
 

@@ -48,7 +48,7 @@ def _targets(ctx: DoctorContext):
     from openclaw_cli.config.agents import Target, normalize_agent_id, resolve_session_store_targets
 
     try:
-        targets = resolve_session_store_targets(ctx.cfg, all_agents=True, env=ctx.env)
+        targets = resolve_session_store_targets(ctx.cfg, all_agents=True, env=ctx.env, notes=[])
     except Exception:
         targets = []
     if ctx.options.deep:

@@ -7,10 +7,10 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from openclaw_cli.store.sqlite.registry import GLOBAL_DB
+
 if TYPE_CHECKING:
     from openclaw_cli.doctor.context import DoctorContext
-
-GLOBAL_DB = os.path.join("state", "openclaw.sqlite")
 
 
 @dataclass(frozen=True)

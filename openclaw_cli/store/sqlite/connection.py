@@ -74,7 +74,7 @@ def check_owner(path: str, meta: tuple[object, object] | None, agent_id: str | N
     refuses one at `agents/<id>/agent/openclaw-agent.sqlite` for another agent than `<id>`."""
     from openclaw_cli.config.agents import normalize_agent_id
 
-    in_folder = _path_agent(path)
+    in_folder = path_agent(path)
     if agent_id is not None and in_folder is not None and in_folder != agent_id:
         raise AgentDbRefusedError(f"SQLite session store path belongs to agent {in_folder}; requested agent {agent_id}.")
     what = f"OpenClaw agent database {path}"
@@ -90,7 +90,7 @@ def check_owner(path: str, meta: tuple[object, object] | None, agent_id: str | N
         raise AgentDbRefusedError(f"{what} belongs to agent {owner}; requested agent {agent_id}.")
 
 
-def _path_agent(path: str) -> str | None:
+def path_agent(path: str) -> str | None:
     """resolveAgentIdFromSqliteDatabasePath: `<id>` of `agents/<id>/agent/openclaw-agent.sqlite`."""
     from openclaw_cli.config.agents import normalize_agent_id
 

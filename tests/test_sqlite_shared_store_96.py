@@ -1,0 +1,171 @@
+"""Agents that share one `session.store` folder (`~/shared/sessions.json`, outside the state) keep their
+sessions in databases OpenClaw 2026.9.6 names per agent: the folder's `openclaw-agent.sqlite` belongs to
+its owner (the global registry's, else the database's own, else the default agent while it is free), the
+others have `openclaw-agent.<agent>.sqlite` (`openclaw-agent.<agent>.<N>.sqlite` when that name is
+another agent's). On a state a 2026.9.6 Gateway wrote, ours lists, plans and refuses as it does, byte for
+byte, and changes no file."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from helpers import refbin, sqlite_gen
+from helpers.folders import folder_digest
+from helpers.sqlite_state import assert_same_as_96
+
+from openclaw_cli.store.db_target import Owners, family, resolve
+
+KEYS = ["agent:main:main", "agent:work:main", "agent:work:notes"]
+SHARED = "shared"
+STORE = "{home}/shared/sessions.json"
+MAIN_DB = "{home}/shared/openclaw-agent.sqlite"
+
+
+# -- the rule, on databases made here -------------------------------------------------------------------------------
+
+def _agent_db(path: Path, owner: str) -> None:
+    """A file with an agent database's `schema_meta` row naming `owner` (all the rule reads of it)."""
+    import apsw
+
+    conn = apsw.Connection(str(path))
+    conn.execute("PRAGMA user_version = 23; CREATE TABLE schema_meta (meta_key TEXT PRIMARY KEY, role TEXT, "
+                 f"schema_version INTEGER, agent_id TEXT, app_version TEXT); INSERT INTO schema_meta VALUES ('primary', 'agent', 23, '{owner}', NULL)")
+    conn.close()
+
+
+def _db(folder: Path, agent: str, state: Path) -> str:
+    return resolve(str(folder / "sessions.json"), agent, owners=Owners({"OPENCLAW_STATE_DIR": str(state)}))
+
+
+def test_a_free_folder_gives_the_default_agent_the_unsuffixed_file_and_the_others_their_own(tmp_path):
+    assert _db(tmp_path, "main", tmp_path / "state").path == str(tmp_path / "openclaw-agent.sqlite")
+    assert _db(tmp_path, "Work", tmp_path / "state").path == str(tmp_path / "openclaw-agent.work.sqlite")
+
+
+def test_the_unsuffixed_file_belongs_to_its_owner_and_a_taken_suffixed_name_is_numbered(tmp_path):
+    _agent_db(tmp_path / "openclaw-agent.sqlite", "work")
+    _agent_db(tmp_path / "openclaw-agent.ops.sqlite", "main")
+    state = tmp_path / "state"
+    assert _db(tmp_path, "work", state).path == str(tmp_path / "openclaw-agent.sqlite")
+    assert _db(tmp_path, "main", state).path == str(tmp_path / "openclaw-agent.main.sqlite")
+    assert _db(tmp_path, "ops", state).path == str(tmp_path / "openclaw-agent.ops.2.sqlite")
+    assert family(str(tmp_path / "sessions.json")) == [str(tmp_path / "openclaw-agent.sqlite"),
+                                                       str(tmp_path / "openclaw-agent.ops.sqlite")]
+
+
+# -- against the real 2026.9.6 --------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def shared_state(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Made once per module: a 2026.9.6 Gateway with agents main and work sharing `~/shared/sessions.json`,
+    one turn in main's session and one in each of work's two, stopped cleanly. Its home."""
+    if not refbin.reference_available(refbin.SQLITE_ERA_VERSION):
+        pytest.fail(refbin.missing_message(refbin.SQLITE_ERA_VERSION))
+    from test_compact_fakellm import FakeLLM
+
+    with FakeLLM() as llm:
+        config = sqlite_gen.model_config(llm.base_url)
+        config["agents"]["entries"] = {"main": {}, "work": {"name": "Work"}}
+        config["session"] = {"store": "~/shared/sessions.json"}
+        home = sqlite_gen.drive(tmp_path_factory.mktemp("shared-9.6"), config, KEYS).home
+    assert sorted(p.name for p in (home / SHARED).glob("*.sqlite")) == [
+        "openclaw-agent.sqlite", "openclaw-agent.work.sqlite"], "2026.9.6 gave work a suffixed database"
+    return home
+
+
+def _config(change: Callable[[dict], None]) -> Callable[[Path], None]:
+    def edit(home: Path) -> None:
+        path = home / ".openclaw" / "openclaw.json"
+        cfg = json.loads(path.read_text())
+        change(cfg)
+        path.write_text(json.dumps(cfg, indent=2))
+    return edit
+
+
+def _ops(cfg: dict) -> None:
+    cfg["agents"]["entries"]["ops"] = {}
+
+
+def _ops_name_taken(home: Path) -> None:
+    """Agent ops, and work's database copied to the name ops would have."""
+    _config(_ops)(home)
+    for suffix in ("", "-wal", "-shm"):
+        shutil.copy2(home / SHARED / f"openclaw-agent.work.sqlite{suffix}", home / SHARED / f"openclaw-agent.ops.sqlite{suffix}")
+
+
+def _database_store(cfg: dict) -> None:
+    cfg["session"]["store"] = "~/shared/openclaw-agent.work.sqlite"
+
+
+VARIANTS: dict[str, Callable[[Path], None] | None] = {
+    "as written": None,
+    "the home moved": None,  # the registry names the old paths: owners come from the databases
+    "an agent without a database": _config(_ops),
+    "a suffixed name taken": _ops_name_taken,
+    "a database as the store": _config(_database_store),
+}
+
+
+def _home(source: Path, home: Path, variant: str) -> Path:
+    """A copy of the generated state (and its shared folder) under `home`; its registry rehomed unless
+    the variant is a moved home."""
+    state = sqlite_gen.copy_state(source, home, also=(SHARED,))
+    if variant != "the home moved":
+        import apsw
+
+        conn = apsw.Connection(str(state / "state" / "openclaw.sqlite"))
+        conn.execute("UPDATE agent_databases SET path = replace(path, ?, ?)", (f"{source}/", f"{home}/"))
+        conn.close()
+    change = VARIANTS[variant]
+    if change is not None:
+        change(home)
+    return home
+
+
+CASES = [
+    ("as written", ["sessions"]),
+    ("as written", ["sessions", "--agent", "work"]),
+    ("as written", ["sessions", "--all-agents"]),
+    ("as written", ["sessions", "list", "--all-agents", "--json"]),
+    ("as written", ["sessions", "list", "--agent", "work", "--json"]),
+    ("as written", ["sessions", "cleanup", "--dry-run", "--all-agents"]),
+    ("as written", ["sessions", "cleanup", "--dry-run", "--agent", "work", "--json"]),
+    ("as written", ["sessions", "list", "--store", STORE, "--agent", "work"]),
+    ("as written", ["sessions", "list", "--store", MAIN_DB, "--agent", "work", "--json"]),
+    ("the home moved", ["sessions", "cleanup", "--dry-run", "--all-agents", "--json"]),
+    ("an agent without a database", ["sessions", "--agent", "ops", "--json"]),
+    ("an agent without a database", ["sessions", "list", "--all-agents", "--json"]),
+    ("an agent without a database", ["sessions", "list", "--store", STORE, "--agent", "ops"]),
+    ("an agent without a database", ["sessions", "cleanup", "--dry-run", "--agent", "ops"]),
+    ("a suffixed name taken", ["sessions", "list", "--agent", "ops", "--json"]),
+    ("a suffixed name taken", ["sessions", "cleanup", "--dry-run", "--agent", "work", "--json"]),
+    ("a database as the store", ["sessions", "list", "--all-agents", "--json"]),
+]
+
+
+@pytest.mark.reference
+@pytest.mark.gateway
+@pytest.mark.parametrize(("variant", "argv"), CASES, ids=[f"{v}: {' '.join(a)}" for v, a in CASES])
+def test_agents_sharing_a_store_folder_are_read_from_the_databases_2026_9_6_names(shared_state, tmp_path,
+                                                                                    variant, argv):
+    homes = [_home(shared_state, tmp_path / name, variant) for name in ("ref", "ours")]
+    env = sqlite_gen.clock_env_from(None)
+    ref = refbin.run_reference([a.format(home=homes[0]) for a in argv], homes[0], env,
+                               version=refbin.SQLITE_ERA_VERSION)
+    ours = refbin.run_ours([a.format(home=homes[1]) for a in argv], homes[1], env)
+    assert_same_as_96(ours, ref, homes[1], homes[0], bare_text=argv[1:2] != ["list"] and "--json" not in argv
+                      and argv[1:2] != ["cleanup"])
+
+
+@pytest.mark.reference
+@pytest.mark.gateway
+def test_reading_a_shared_store_folder_changes_no_file(shared_state, tmp_path):
+    home = _home(shared_state, tmp_path / "ours", "a suffixed name taken")
+    before = folder_digest(home, mtimes=True)
+    for _variant, argv in CASES:
+        assert refbin.run_ours([a.format(home=home) for a in argv], home).returncode in (0, 1)
+    assert folder_digest(home, mtimes=True) == before
