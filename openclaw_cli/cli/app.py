@@ -120,6 +120,16 @@ def root(
 
 
 def main(argv: list[str] | None = None) -> None:
+    """`openclaw …`: one run, ending in SystemExit with its exit code."""
+    import gc
+
+    try:
+        _run(argv)
+    finally:
+        gc.unfreeze()  # what the run froze (gcpause) is collected as usual again by a caller in this process
+
+
+def _run(argv: list[str] | None) -> None:
     from typer._click import exceptions as click_exc
 
     from openclaw_cli.config.paths import apply_cli_profile, parse_cli_profile_args

@@ -102,9 +102,12 @@ class FsView:
     @classmethod
     def open(cls, sessions_dir: str, ignore: frozenset[str] = frozenset()) -> FsView:
         """Scan the folder once; names in `ignore` (our own lock file) are invisible."""
+        from openclaw_cli.gcpause import paused
+
         view = cls(sessions_dir=jspath.resolve(sessions_dir))
         view.real_dir = jspath.realpath_or_none(view.sessions_dir) or view.sessions_dir
-        view._scan(ignore)
+        with paused():  # one record per file, all kept for the run
+            view._scan(ignore)
         return view
 
     def _scan(self, ignore: frozenset[str] = frozenset()) -> None:
