@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -117,6 +117,31 @@ def root(
 
         logging.basicConfig(stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s",
                             level=logging.DEBUG if log_level == "debug" else logging.INFO)
+
+
+def run() -> NoReturn:
+    """The `openclaw` command (and `python -m openclaw_cli`): `main`, then the process ends without the
+    interpreter's teardown, which would free every object of a large store one at a time (about 30 ms
+    at 20,000 entries), once standard output and error are flushed and the exit handlers have run. A
+    flush that fails leaves the exit to the interpreter, which reports it as it would."""
+    try:
+        main()
+        code: object = 0
+    except SystemExit as exc:
+        code = exc.code
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except Exception:
+        sys.exit(code)  # type: ignore[arg-type]  # the code SystemExit carried
+    if code is not None and not isinstance(code, int):
+        sys.stderr.write(f"{code}\n")  # as the interpreter prints a message given to sys.exit
+        sys.stderr.flush()
+        code = 1
+    import atexit
+
+    atexit._run_exitfuncs()
+    os._exit(code or 0)
 
 
 def main(argv: list[str] | None = None) -> None:
