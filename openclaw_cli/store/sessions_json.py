@@ -137,17 +137,19 @@ def apply_migrations(store: dict) -> bool:
     for entry in store.values():
         if type(entry) is not dict:
             continue
-        if type(entry.get("channel")) is not str and type(entry.get("provider")) is str:
+        # Each rule starts from its legacy key, which almost no entry has.
+        if "provider" in entry and type(entry["provider"]) is str and type(entry.get("channel")) is not str:
             entry["channel"] = entry.pop("provider")
             changed = True
-        if type(entry.get("lastChannel")) is not str and type(entry.get("lastProvider")) is str:
+        if ("lastProvider" in entry and type(entry["lastProvider"]) is str
+                and type(entry.get("lastChannel")) is not str):
             entry["lastChannel"] = entry.pop("lastProvider")
             changed = True
-        if type(entry.get("groupChannel")) is not str and type(entry.get("room")) is str:
-            entry["groupChannel"] = entry.pop("room")
-            changed = True
-        elif "room" in entry:
-            del entry["room"]
+        if "room" in entry:
+            if type(entry["room"]) is str and type(entry.get("groupChannel")) is not str:
+                entry["groupChannel"] = entry.pop("room")
+            else:
+                del entry["room"]
             changed = True
     return changed
 
