@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import refbin, sqlite_gen
+from helpers import cli, refbin, sqlite_gen
 from helpers.folders import folder_digest
 from helpers.sqlite_state import assert_same_as_96
 
@@ -23,6 +23,7 @@ KEYS = ["agent:main:main", "agent:work:main", "agent:work:notes"]
 SHARED = "shared"
 STORE = "{home}/shared/sessions.json"
 MAIN_DB = "{home}/shared/openclaw-agent.sqlite"
+WORK_DB = "{home}/shared/openclaw-agent.work.sqlite"
 
 
 # -- the rule, on databases made here -------------------------------------------------------------------------------
@@ -169,3 +170,56 @@ def test_reading_a_shared_store_folder_changes_no_file(shared_state, tmp_path):
     for _variant, argv in CASES:
         assert refbin.run_ours([a.format(home=home) for a in argv], home).returncode in (0, 1)
     assert folder_digest(home, mtimes=True) == before
+
+
+# -- sessions disk on a shared folder ---------------------------------------------------------------------------------
+
+def _budget(cfg: dict) -> None:
+    cfg["session"]["maintenance"] = {"maxDiskBytes": "10mb"}
+
+
+def _budget_database_store(cfg: dict) -> None:
+    _budget(cfg)
+    _database_store(cfg)
+
+
+VARIANTS["a disk budget"] = _config(_budget)
+VARIANTS["a disk budget, a database as the store"] = _config(_budget_database_store)
+
+
+@pytest.mark.reference
+@pytest.mark.gateway
+@pytest.mark.parametrize(("variant", "agent", "own", "other"), [
+    ("a disk budget", "main", MAIN_DB, (WORK_DB, "work")),
+    ("a disk budget", "work", WORK_DB, (MAIN_DB, "main")),
+    ("a disk budget, a database as the store", "main", WORK_DB, (MAIN_DB, "main")),
+], ids=["the folder's owner", "a suffixed agent", "a .sqlite store of another agent"])
+def test_sessions_disk_on_a_shared_folder_budgets_what_the_2026_9_6_dry_run_does(shared_state, tmp_path, variant,
+                                                                                  agent, own, other):
+    """The budget's used bytes are the 2026.9.6 dry run's diskBudget (every agent database of the folder
+    and its WAL); the other agent's database is named as such, not a leftover; no file changes."""
+    ref, ours = (_home(shared_state, tmp_path / name, variant) for name in ("ref", "mine"))
+    planned = refbin.run_reference(["sessions", "cleanup", "--dry-run", "--agent", agent, "--json"], ref,
+                                   version=refbin.SQLITE_ERA_VERSION)
+    assert planned.returncode == 0, planned.stderr
+    before = folder_digest(ours, mtimes=True)
+    result = cli.run(["sessions", "disk", "--agent", agent, "--json"], ours)
+    text = cli.run(["sessions", "disk", "--agent", agent], ours)
+    assert folder_digest(ours, mtimes=True) == before
+    assert result.returncode == 0 and text.returncode == 0, result.stderr + text.stderr
+    [usage] = json.loads(result.stdout)["agents"]
+    assert usage["budget"]["usedBytes"] == json.loads(planned.stdout)["diskBudget"]["totalBytesBefore"]
+    assert usage["storePath"] == own.format(home=ours)
+    other_db = Path(other[0].format(home=ours))
+    files = [p for p in other_db.parent.iterdir() if p.name.startswith(other_db.name)]
+    assert usage["database"]["otherAgentDatabases"] == [{"path": str(other_db), "agentId": other[1],
+                                                         "files": len(files),
+                                                         "bytes": sum(p.stat().st_size for p in files)}]
+    assert usage["families"]["otherAgentDatabases"] == {"files": len(files), "bytes": sum(p.stat().st_size for p in files)}
+    assert usage["families"]["leftovers"] == {"files": 0, "bytes": 0} and usage["database"]["leftovers"] == []
+    in_folder = [p for p in other_db.parent.iterdir() if p.is_file()]
+    assert usage["totalBytes"] == sum(p.stat().st_size for p in in_folder) == \
+        sum(f["bytes"] for f in usage["families"].values())
+    lines = text.stdout.splitlines()
+    assert any(line.startswith("other agents' databases ") for line in lines)
+    assert any(line.endswith(f"  agent {other[1]:<18} {other_db}") for line in lines), text.stdout
