@@ -254,3 +254,14 @@ def test_store_naming_a_sqlite_agent_s_sessions_folder_measures_its_database(hom
     [agent] = disk_json(home, "--store", str(store))
     assert agent["era"] == "sqlite" and agent["agentId"] == "work"
     assert agent["storePath"] == str(agent_db(state(home), "work"))
+
+
+def test_store_naming_the_database_itself_measures_what_the_default_store_does(home):
+    """`--store …/agent/openclaw-agent.sqlite`: the sessions folder is the agent's `sessions/`, as the dry run
+    takes it (not the database's own folder, whose files would be counted twice and budgeted)."""
+    db = agent_db(state(home), "work")
+    [by_path] = disk_json(home, "--store", str(db), "--agent", "work")
+    [by_agent] = disk_json(home, "--agent", "work")
+    assert {k: v for k, v in by_path.items() if k != "top"} == {k: v for k, v in by_agent.items() if k != "top"}
+    assert by_path["families"]["leftovers"] == {"files": 0, "bytes": 0}
+    assert by_path["budget"]["usedBytes"] == db.stat().st_size + sum(files_below(db.parent.parent / "sessions").values())

@@ -3,7 +3,8 @@ sessions in databases OpenClaw 2026.9.6 names per agent: the folder's `openclaw-
 its owner (the global registry's, else the database's own, else the default agent while it is free), the
 others have `openclaw-agent.<agent>.sqlite` (`openclaw-agent.<agent>.<N>.sqlite` when that name is
 another agent's). On a state a 2026.9.6 Gateway wrote, ours lists, plans and refuses as it does, byte for
-byte, and changes no file."""
+byte, and changes no file; `context` reads the database the Gateway's `/context` reads (a `.sqlite` store
+as its owner's), and `sessions disk` budgets the folder as 2026.9.6's dry run does."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import refbin, sqlite_gen
+from helpers import cli, refbin, sqlite_gen
 from helpers.folders import folder_digest
-from helpers.sqlite_state import assert_same_as_96
+from helpers.gateway import start_gateway
+from helpers.sqlite_state import assert_same_as_96, last_reply, wait_until_settled
+from helpers.state import write_config
 
 from openclaw_cli.store.db_target import Owners, family, resolve
 
@@ -23,6 +26,10 @@ KEYS = ["agent:main:main", "agent:work:main", "agent:work:notes"]
 SHARED = "shared"
 STORE = "{home}/shared/sessions.json"
 MAIN_DB = "{home}/shared/openclaw-agent.sqlite"
+WORK_DB = "{home}/shared/openclaw-agent.work.sqlite"
+CONTEXT_KEY = "agent:work:main"  # work's session, which `/context` is asked about
+CONTEXT_MODES = ("json", "list")
+REPLIES = "context-replies"  # beside the home: ours and the Gateway's `/context` replies, as the fixtures kept them
 
 
 # -- the rule, on databases made here -------------------------------------------------------------------------------
@@ -62,19 +69,45 @@ def test_the_unsuffixed_file_belongs_to_its_owner_and_a_taken_suffixed_name_is_n
 @pytest.fixture(scope="module")
 def shared_state(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Made once per module: a 2026.9.6 Gateway with agents main and work sharing `~/shared/sessions.json`,
-    one turn in main's session and one in each of work's two, stopped cleanly. Its home."""
+    one turn in main's session and one in each of work's two, then `/context json` and `list` asked of
+    work's main session (ours and its replies kept in REPLIES beside the home), stopped cleanly. Its home."""
     if not refbin.reference_available(refbin.SQLITE_ERA_VERSION):
         pytest.fail(refbin.missing_message(refbin.SQLITE_ERA_VERSION))
     from test_compact_fakellm import FakeLLM
 
+    base = tmp_path_factory.mktemp("shared-9.6")
     with FakeLLM() as llm:
         config = sqlite_gen.model_config(llm.base_url)
         config["agents"]["entries"] = {"main": {}, "work": {"name": "Work"}}
         config["session"] = {"store": "~/shared/sessions.json"}
-        home = sqlite_gen.drive(tmp_path_factory.mktemp("shared-9.6"), config, KEYS).home
+        home = sqlite_gen.drive(base, config, KEYS, then=_ask_context(WORK_DB, base / REPLIES)).home
     assert sorted(p.name for p in (home / SHARED).glob("*.sqlite")) == [
         "openclaw-agent.sqlite", "openclaw-agent.work.sqlite"], "2026.9.6 gave work a suffixed database"
     return home
+
+
+def _ask_context(db: str, replies: Path) -> Callable:
+    """For sqlite_gen.drive: our `context <mode>` on CONTEXT_KEY, read while the Gateway runs, then the
+    Gateway's own reply to `/context <mode>` (the whole text, from the transcript), kept in `replies`.
+    Ours comes first: the Gateway's command turn reaches the transcript after its reply is made."""
+    from helpers.context import as_replied, env_for, run_context
+
+    def ask(gateway, client_home: Path) -> None:
+        from openclaw_cli.gateway.rpc import chat_send
+
+        replies.mkdir(parents=True, exist_ok=True)
+        path = Path(db.format(home=gateway.home))
+        for mode in CONTEXT_MODES:
+            mine = run_context([mode, "--session", CONTEXT_KEY, "--offline", *(["--plain"] if mode != "json" else [])],
+                               env_for(gateway.home))
+            (replies / f"{mode}.ours").write_text(f"{mine.returncode}\n{as_replied(mine.stdout.rstrip(chr(10)))}")
+            sender = sqlite_gen.client_connection(gateway, "chat.send", client_home)
+            result = chat_send({"sessionKey": CONTEXT_KEY, "message": f"/context {mode}"}, connection=sender,
+                               timeout_ms=120_000)
+            assert result.final is not None and result.final.get("state") == "final", result.final
+            (replies / f"{mode}.theirs").write_text(last_reply(path, CONTEXT_KEY))
+            wait_until_settled(path, CONTEXT_KEY)
+    return ask
 
 
 def _config(change: Callable[[dict], None]) -> Callable[[Path], None]:
@@ -169,3 +202,140 @@ def test_reading_a_shared_store_folder_changes_no_file(shared_state, tmp_path):
     for _variant, argv in CASES:
         assert refbin.run_ours([a.format(home=home) for a in argv], home).returncode in (0, 1)
     assert folder_digest(home, mtimes=True) == before
+
+
+# -- context and sessions disk on a shared folder ---------------------------------------------------------------------
+
+def _replies(folder: Path, mode: str) -> tuple[str, str]:
+    """(ours, the Gateway's) `/context <mode>` text as a fixture kept them; ours must have succeeded."""
+    ours_code, _, mine = (folder / f"{mode}.ours").read_text().partition("\n")
+    assert ours_code == "0", mine
+    return mine, (folder / f"{mode}.theirs").read_text()
+
+
+def _stored_report(db: Path, owner: str, key: str) -> dict:
+    """The key's persisted run report as our reader gives it from `db`, opened as `owner`'s."""
+    from openclaw_cli.store.sqlite.connection import open_agent_db
+    from openclaw_cli.store.sqlite.entries import read_entry
+
+    with open_agent_db(str(db), owner) as handle:
+        entry = read_entry(handle, key)
+    assert entry is not None and entry["systemPromptReport"]["source"] == "run"
+    return entry["systemPromptReport"]
+
+
+@pytest.fixture(scope="module")
+def sqlite_store_state(shared_state: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the shared state whose `session.store` is main's `~/shared/openclaw-agent.sqlite`, on which a
+    2026.9.6 Gateway ran one turn of CONTEXT_KEY (work's session, which it writes into that database, main's)
+    and answered `/context`, ours read just before (REPLIES beside the home). Its home, the Gateway stopped."""
+    from test_compact_fakellm import FakeLLM
+
+    from openclaw_cli.gateway.rpc import chat_send
+
+    base = tmp_path_factory.mktemp("shared-sqlite-store-9.6")
+    home = _home(shared_state, base / "home", "as written")
+    with FakeLLM() as llm:
+        def change(cfg: dict) -> None:
+            cfg["session"]["store"] = "~/shared/openclaw-agent.sqlite"
+            cfg["models"]["providers"]["fake"]["baseUrl"] = llm.base_url
+        _config(change)(home)
+        gateway = start_gateway(base, auth="token", version=refbin.SQLITE_ERA_VERSION,
+                                ready_timeout=sqlite_gen.READY_TIMEOUT_S)
+        client = base / "client"
+        write_config(client / ".openclaw", {})
+        try:
+            sender = sqlite_gen.client_connection(gateway, "chat.send", client)
+            result = chat_send({"sessionKey": CONTEXT_KEY, "message": "hello again: please say something short"},
+                               connection=sender, timeout_ms=120_000)
+            assert result.final is not None and result.final.get("state") == "final", result.final
+            wait_until_settled(Path(MAIN_DB.format(home=home)), CONTEXT_KEY)
+            _ask_context(MAIN_DB, base / REPLIES)(gateway, client)
+        finally:
+            gateway.stop()
+    return home
+
+
+@pytest.mark.reference
+@pytest.mark.gateway
+def test_context_of_an_agent_with_a_suffixed_database_reads_it_as_the_2026_9_6_gateway_does(shared_state, tmp_path):
+    """work's sessions are in `openclaw-agent.work.sqlite`: `context` reads them there, and prints what the
+    Gateway replied to `/context` (json byte for byte, list line for line)."""
+    for mode in CONTEXT_MODES:
+        mine, theirs = _replies(shared_state.parent / REPLIES, mode)
+        assert mine == theirs and theirs.startswith(("{", "🧠 Context breakdown"))
+    home = _home(shared_state, tmp_path / "ours", "as written")
+    before = folder_digest(home, mtimes=True)
+    result = cli.run(["context", "json", "--agent", "work", "--offline"], home)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["report"] == _stored_report(Path(WORK_DB.format(home=home)), "work", CONTEXT_KEY)
+    assert folder_digest(home, mtimes=True) == before
+
+
+@pytest.mark.reference
+@pytest.mark.gateway
+def test_context_on_a_shared_sqlite_store_reads_the_owner_s_database_as_the_2026_9_6_gateway_does(sqlite_store_state):
+    """With `session.store` naming main's database, 2026.9.6 keeps work's sessions in it and its `/context`
+    reads them from it: `context --agent work` reads that database as main's (not refused as work's)."""
+    for mode in CONTEXT_MODES:
+        mine, theirs = _replies(sqlite_store_state.parent / REPLIES, mode)
+        assert mine == theirs and theirs.startswith(("{", "🧠 Context breakdown"))
+    db = Path(MAIN_DB.format(home=sqlite_store_state))
+    before = folder_digest(sqlite_store_state, mtimes=True)
+    for mode in CONTEXT_MODES:
+        result = cli.run(["context", mode, "--agent", "work", "--offline"], sqlite_store_state)
+        assert result.returncode == 0, result.stderr
+        if mode == "json":
+            assert json.loads(result.stdout)["report"] == _stored_report(db, "main", CONTEXT_KEY)
+    assert folder_digest(sqlite_store_state, mtimes=True) == before
+
+
+def _budget(cfg: dict) -> None:
+    cfg["session"]["maintenance"] = {"maxDiskBytes": "10mb"}
+
+
+def _budget_database_store(cfg: dict) -> None:
+    _budget(cfg)
+    _database_store(cfg)
+
+
+VARIANTS["a disk budget"] = _config(_budget)
+VARIANTS["a disk budget, a database as the store"] = _config(_budget_database_store)
+
+
+@pytest.mark.reference
+@pytest.mark.gateway
+@pytest.mark.parametrize(("variant", "agent", "own", "other"), [
+    ("a disk budget", "main", MAIN_DB, (WORK_DB, "work")),
+    ("a disk budget", "work", WORK_DB, (MAIN_DB, "main")),
+    ("a disk budget, a database as the store", "main", WORK_DB, (MAIN_DB, "main")),
+], ids=["the folder's owner", "a suffixed agent", "a .sqlite store of another agent"])
+def test_sessions_disk_on_a_shared_folder_budgets_what_the_2026_9_6_dry_run_does(shared_state, tmp_path, variant,
+                                                                                  agent, own, other):
+    """The budget's used bytes are the 2026.9.6 dry run's diskBudget (every agent database of the folder
+    and its WAL); the other agent's database is named as such, not a leftover; no file changes."""
+    ref, ours = (_home(shared_state, tmp_path / name, variant) for name in ("ref", "mine"))
+    planned = refbin.run_reference(["sessions", "cleanup", "--dry-run", "--agent", agent, "--json"], ref,
+                                   version=refbin.SQLITE_ERA_VERSION)
+    assert planned.returncode == 0, planned.stderr
+    before = folder_digest(ours, mtimes=True)
+    result = cli.run(["sessions", "disk", "--agent", agent, "--json"], ours)
+    text = cli.run(["sessions", "disk", "--agent", agent], ours)
+    assert folder_digest(ours, mtimes=True) == before
+    assert result.returncode == 0 and text.returncode == 0, result.stderr + text.stderr
+    [usage] = json.loads(result.stdout)["agents"]
+    assert usage["budget"]["usedBytes"] == json.loads(planned.stdout)["diskBudget"]["totalBytesBefore"]
+    assert usage["storePath"] == own.format(home=ours)
+    other_db = Path(other[0].format(home=ours))
+    files = [p for p in other_db.parent.iterdir() if p.name.startswith(other_db.name)]
+    assert usage["database"]["otherAgentDatabases"] == [{"path": str(other_db), "agentId": other[1],
+                                                         "files": len(files),
+                                                         "bytes": sum(p.stat().st_size for p in files)}]
+    assert usage["families"]["otherAgentDatabases"] == {"files": len(files), "bytes": sum(p.stat().st_size for p in files)}
+    assert usage["families"]["leftovers"] == {"files": 0, "bytes": 0} and usage["database"]["leftovers"] == []
+    in_folder = [p for p in other_db.parent.iterdir() if p.is_file()]
+    assert usage["totalBytes"] == sum(p.stat().st_size for p in in_folder) == \
+        sum(f["bytes"] for f in usage["families"].values())
+    lines = text.stdout.splitlines()
+    assert any(line.startswith("other agents' databases ") for line in lines)
+    assert any(line.endswith(f"  agent {other[1]:<18} {other_db}") for line in lines), text.stdout

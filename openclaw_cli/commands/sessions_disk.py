@@ -54,8 +54,12 @@ def run_disk_command(*, agent: str | None, all_agents: bool, store: str | None, 
         if s is None:
             if sqlite_settings is None:
                 sqlite_settings = resolve_maintenance_sqlite_era(object_at(cfg, "session").get("maintenance"))
+            from openclaw_cli.maintenance.sqlite_plan import sessions_dir
+
+            # The folder and databases 2026.9.6's dry run measures for the agent (a shared folder's every one).
             usages.append(disk.measure_sqlite(disk.SqliteDiskRequest(
-                f.agent_id, f.sqlite_path, os.path.dirname(t.store_path), sqlite_settings, count)))
+                f.agent_id, f.sqlite_path, sessions_dir(t.store_path), sqlite_settings, count,
+                store_path=t.store_path, db_agent_id=f.db_agent_id)))
         else:
             usages.append(disk.measure(disk.DiskRequest(cfg=cfg, target=Target(t.agent_id, t.store_path), loaded=s,
                                                         settings=settings, env=env, now_ms=now_ms, home=home,

@@ -17,7 +17,8 @@ from openclaw_cli.transcript.reader import RawLine
 @dataclass(frozen=True)
 class SqliteTranscript:
     """A session's transcript in its agent database (OpenClaw 2026.8+): its events streamed as
-    the lines of the JSONL file they were in the file era, from a read-only handle."""
+    the lines of the JSONL file they were in the file era, from a read-only handle. `agent_id` is the
+    agent the database belongs to (a shared `.sqlite` store's owner, which may not be the session's)."""
 
     db_path: str
     agent_id: str
@@ -78,6 +79,7 @@ class Target:
     workspace_dir: str
     explicit_key: bool = False  # the key came from --session (not the default main session)
     sqlite_path: str | None = None  # the agent database when the agent keeps its sessions there
+    db_agent_id: str | None = None  # the agent that database belongs to (a shared `.sqlite` store's owner)
 
     @property
     def session_id(self) -> str | None:
@@ -97,7 +99,7 @@ class Target:
         session_id = (self.session_id or "").strip()
         if not session_id:
             return None
-        source = SqliteTranscript(self.sqlite_path, self.agent_id, session_id)
+        source = SqliteTranscript(self.sqlite_path, self.db_agent_id or self.agent_id, session_id)
         return source if source.has_events() else None
 
     def transcript_path(self) -> str | None:
@@ -171,20 +173,23 @@ def resolve_target(*, session: str | None = None, agent: str | None = None,
     from openclaw_cli.config.agents import Target as StoreTarget
     from openclaw_cli.store.era import detect
 
+    # The database 2026.9.6 reads for the agent, as the listing finds it (store/db_target.py): a shared
+    # folder's own or suffixed file, or a `.sqlite` store opened as its owner's, whoever the session's agent is.
     store = detect(cfg, StoreTarget(agent_id, store_path), env)
     sqlite_path = store.sqlite_path if store.in_sqlite else None
     if sqlite_path is not None:
-        entry = _sqlite_entry(sqlite_path, agent_id, key)
+        entry = _sqlite_entry(sqlite_path, store.db_agent_id, key)
     else:
         entry = load_store(store_path).store.get(key)
     return Target(cfg=cfg, env=env, agent_id=agent_id, session_key=key, store_path=store_path,
                   entry=entry if isinstance(entry, dict) else None,
                   workspace_dir=resolve_workspace_dir(cfg, agent_id, env),
-                  explicit_key=bool(session and session.strip()), sqlite_path=sqlite_path)
+                  explicit_key=bool(session and session.strip()), sqlite_path=sqlite_path,
+                  db_agent_id=store.db_agent_id if sqlite_path is not None else None)
 
 
 def _sqlite_entry(db_path: str, agent_id: str, key: str) -> dict[str, Any] | None:
-    """The key's entry in the agent database (`session_nodes.entry_json`), read-only."""
+    """The key's entry in the database `agent_id` owns (`session_nodes.entry_json`), read-only."""
     from openclaw_cli.store.sqlite.connection import open_agent_db
     from openclaw_cli.store.sqlite.entries import read_entry
 

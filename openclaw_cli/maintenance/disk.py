@@ -227,7 +227,7 @@ def usage_json(usage: DiskUsage, now_ms: int) -> dict:
 # -- the SQLite era (OpenClaw 2026.8+): the agent database and what is left beside it ----------------
 
 SQLITE_FAMILIES = ("database", "wal", "shm", "lockCompanions", "publishedArchives", "coldFiles", "leftovers",
-                   "importArchive")
+                   "importArchive", "otherAgentDatabases")
 SESSION_TABLE_PREFIXES = ("session_", "transcript_", "trajectory_")
 IMPORT_ARCHIVE_DIR = "session-sqlite-import-archive"  # the originals a file-era import moved aside
 
@@ -255,19 +255,38 @@ class DbUsage:
     archives: dict  # rows of session_transcript_archives and their compressed bytes
     cold: dict  # rows of session_transcript_cold_archives and their bytes
     leftovers: list[tuple[str, str, int]]  # (path, family, bytes) of files left in sessions/
+    others: list[OtherDatabase] = field(default_factory=list)  # other agents' databases in a shared folder
 
     @property
     def free_bytes(self) -> int:
         return self.free_pages * self.page_size
 
 
+@dataclass
+class OtherDatabase:
+    """Another agent's database in the agent's sessions folder (a shared `session.store` folder): the
+    agent its `schema_meta` names (None: no owner recorded), and its files (the database, `-wal`,
+    `-shm`, lock companions)."""
+
+    path: str
+    agent_id: str | None
+    files: int
+    bytes: int
+
+
 @dataclass(frozen=True)
 class SqliteDiskRequest:
+    """`store_path` is the agent's store path as configured (or given), which names the folder's family of
+    databases the disk budget counts; `db_agent_id` is the agent the database belongs to (a shared
+    `.sqlite` store's owner), when not the agent itself."""
+
     agent_id: str
     db_path: str
     sessions_dir: str
     settings: object  # SqliteEraSettings
     top: int
+    store_path: str | None = None
+    db_agent_id: str | None = None
 
 
 def _size(path: str) -> int | None:
@@ -362,6 +381,7 @@ def measure_sqlite(req: SqliteDiskRequest) -> DiskUsage:
     (store/sqlite/inspect.py: an immutable open, or a private copy while the WAL holds frames)."""
     from openclaw_cli.errors import StoreError
     from openclaw_cli.maintenance.sqlite_plan import physical_bytes
+    from openclaw_cli.store.db_target import family
     from openclaw_cli.store.sqlite.connection import SUPPORTED_AGENT_SCHEMA, check_owner
     from openclaw_cli.store.sqlite.inspect import open_agent_untouched, probe_db
 
@@ -372,7 +392,7 @@ def measure_sqlite(req: SqliteDiskRequest) -> DiskUsage:
     if version > SUPPORTED_AGENT_SCHEMA:
         raise StoreError(f"{req.db_path} was written by a newer OpenClaw (schema {version}); "
                          f"this tool reads up to {SUPPORTED_AGENT_SCHEMA}")
-    check_owner(req.db_path, probe.meta, req.agent_id)
+    check_owner(req.db_path, probe.meta, req.db_agent_id or req.agent_id)
     with open_agent_untouched(req.db_path, probe.meta_agent, version) as db:
         page_size = int(db.rows("PRAGMA page_size")[0][0])
         page_count = int(db.rows("PRAGMA page_count")[0][0])
@@ -383,43 +403,92 @@ def measure_sqlite(req: SqliteDiskRequest) -> DiskUsage:
         top = _sqlite_top(db, req.top)
     families = {name: Family() for name in SQLITE_FAMILIES}
 
-    def add(family: str, size: int | None) -> None:
+    def add(name: str, size: int | None) -> None:
         if size is not None:
-            families[family].files += 1
-            families[family].bytes += size
+            families[name].files += 1
+            families[name].bytes += size
 
+    db_folder, db_name = os.path.split(req.db_path)
+    companions = [os.path.join(db_folder, n) for n in _lock_companions(db_name, sorted(os.listdir(db_folder)))]
     add("database", _size(req.db_path))
     add("wal", _size(req.db_path + "-wal"))
     add("shm", _size(req.db_path + "-shm"))
-    agent_folder = os.path.dirname(req.db_path)
-    base = os.path.basename(req.db_path)
-    for name in sorted(os.listdir(agent_folder)):
-        if name.startswith(base + ".") and name.endswith(".sqlite"):  # generation and reindex locks
-            add("lockCompanions", _size(os.path.join(agent_folder, name)))
+    for path in companions:  # generation and reindex locks
+        add("lockCompanions", _size(path))
+    own = {req.db_path, req.db_path + "-wal", req.db_path + "-shm", *companions}  # in a shared folder, counted above
+    sessions_dir = os.path.abspath(req.sessions_dir)
+    in_folder = _tree_files(sessions_dir)
+    databases = family(req.store_path) if req.store_path else [req.db_path]  # what the disk budget counts
+    others, other_files = _other_databases(req.db_path, databases, sessions_dir,
+                                           {os.path.basename(p): n for p, n in in_folder
+                                            if os.path.dirname(p) == sessions_dir and p not in own})
     leftovers: list[tuple[str, str, int]] = []
-    cold_dir = os.path.join(req.sessions_dir, "cold")
-    for path, size in _tree_files(req.sessions_dir):
+    cold_dir = os.path.join(sessions_dir, "cold")
+    for path, size in in_folder:
         name = os.path.basename(path)
-        if os.path.dirname(path) == cold_dir:
+        if path in own:
+            continue
+        if path in other_files:
+            add("otherAgentDatabases", size)
+        elif os.path.dirname(path) == cold_dir:
             add("coldFiles", size)
-        elif os.path.dirname(path) == req.sessions_dir and name in published:
+        elif os.path.dirname(path) == sessions_dir and name in published:
             add("publishedArchives", size)
         else:
             add("leftovers", size)
             blob = os.sep + os.path.join("skills-prompts", "sha256") + os.sep in path
             leftovers.append((path, artifacts.family_of(name, False, "sessions.json", in_blob_folder=blob), size))
-    for _path, size in _tree_files(os.path.join(os.path.dirname(agent_folder), IMPORT_ARCHIVE_DIR)):
+    for _path, size in _tree_files(os.path.join(os.path.dirname(req.sessions_dir), IMPORT_ARCHIVE_DIR)):
         add("importArchive", size)
     settings = req.settings
     max_bytes, high_water = getattr(settings, "max_disk_bytes", None), getattr(settings, "high_water_bytes", None)
     budget = None
     if max_bytes is not None and high_water is not None:
-        used = physical_bytes([req.db_path], req.sessions_dir)
+        # What 2026.9.6's dry run measures (maintenance/sqlite_plan.py): every agent database of the folder
+        # and its WAL, none of their -shm, and the folder's files.
+        used = physical_bytes(databases, req.sessions_dir)
         budget = _budget({"totalBytesBefore": used, "maxBytes": max_bytes, "highWaterBytes": high_water,
                           "overBudget": used > max_bytes})
-    database = DbUsage(req.db_path, version, page_size, page_count, free_pages, tables, archives, cold, leftovers)
+    database = DbUsage(req.db_path, version, page_size, page_count, free_pages, tables, archives, cold, leftovers,
+                       others)
     total = sum(f.bytes for f in families.values())
     return DiskUsage(req.agent_id, req.db_path, total, families, None, budget, top, database)
+
+
+def _lock_companions(db_name: str, names: list[str]) -> list[str]:
+    """Of a folder's `names`, those of a database's lock companions (`<name>.sqlite.generation-lock.sqlite`, …)."""
+    return [n for n in names if n.startswith(db_name + ".") and n.endswith(".sqlite")]
+
+
+def _other_databases(db_path: str, databases: list[str], folder: str,
+                     sizes: dict[str, int]) -> tuple[list[OtherDatabase], set[str]]:
+    """The other agents' databases in the agent's sessions folder (`sizes`: its files but the agent's
+    own database's, by name) and the paths of their files (each database, its `-wal`, `-shm` and
+    `-journal`, its lock companions): the store's family, `databases` (a shared folder's
+    `openclaw-agent.sqlite` and `openclaw-agent.<agent>[.<N>].sqlite`, store/db_target.py:family), and
+    any other file there that is an agent database (beside a `.sqlite` store). Owners are read untouched
+    (their `schema_meta`)."""
+    from openclaw_cli.store.db_target import same_path
+    from openclaw_cli.store.sqlite.registry import database_owner
+
+    databases_here = [n for n in sizes if n.endswith(".sqlite")]  # lock companions too (name order)
+    named = [os.path.basename(p) for p in databases if os.path.dirname(p) == folder]
+    candidates = [n for n in dict.fromkeys([*named, *databases_here]) if n in sizes]
+    companions = {c for name in candidates for c in _lock_companions(name, databases_here)}
+    out: list[OtherDatabase] = []
+    files: set[str] = set()
+    for name in candidates:
+        path = os.path.join(folder, name)
+        if name in companions or same_path(path, db_path):
+            continue
+        owner = database_owner(path)
+        if owner is None and name not in named:
+            continue  # not an agent database
+        mine = [name, *(name + suffix for suffix in ("-wal", "-shm", "-journal") if name + suffix in sizes),
+                *_lock_companions(name, databases_here)]
+        out.append(OtherDatabase(path, owner, len(mine), sum(sizes[n] for n in mine)))
+        files.update(os.path.join(folder, n) for n in mine)
+    return out, files
 
 
 def database_json(db: DbUsage) -> dict:
@@ -434,4 +503,6 @@ def database_json(db: DbUsage) -> dict:
         "archives": db.archives,
         "coldArchives": db.cold,
         "leftovers": [{"path": path, "family": family, "bytes": size} for path, family, size in db.leftovers],
+        "otherAgentDatabases": [{"path": o.path, "agentId": o.agent_id, "files": o.files, "bytes": o.bytes}
+                                for o in db.others],
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from openclaw_cli.maintenance.disk import DiskUsage, SessionUsage
+from openclaw_cli.maintenance.disk import DiskUsage, Family, SessionUsage
 from openclaw_cli.ui import cells
 
 FAMILY_LABELS = {
@@ -28,6 +28,7 @@ SQLITE_FAMILY_LABELS = {
     "coldFiles": "cold transcripts (cold/)",
     "leftovers": "left in sessions/",
     "importArchive": "import archive (originals)",
+    "otherAgentDatabases": "other agents' databases",  # a shared folder's; the row only when there are some
 }
 BAR_WIDTH = 20
 
@@ -73,6 +74,13 @@ def _labels(usage: DiskUsage) -> dict[str, str]:
     return FAMILY_LABELS if usage.database is None else SQLITE_FAMILY_LABELS
 
 
+def _shown_families(usage: DiskUsage) -> list[tuple[str, Family]]:
+    """The families' rows: every one, but other agents' databases only in a folder that holds some."""
+    labels = _labels(usage)
+    return [(labels[name], fam) for name, fam in usage.families.items()
+            if name != "otherAgentDatabases" or fam.files]
+
+
 def database_lines(usage: DiskUsage, size: Size) -> list[str]:
     """The database as SQLite accounts for it: pages, free pages, session tables, archives, leftovers."""
     db = usage.database
@@ -87,6 +95,10 @@ def database_lines(usage: DiskUsage, size: Size) -> list[str]:
         out.append(f"{t.name:<40} {rows:>9} {'-' if t.bytes is None else size(t.bytes):>14}")
     out += ["", f"Archives in the database: {db.archives['rows']} ({size(db.archives['bytes'])} compressed)",
             f"Cold transcripts: {db.cold['rows']} ({size(db.cold['bytes'])})"]
+    if db.others:
+        out += ["", f"Other agents' databases in this folder ({len(db.others)}, with their -wal and -shm):"]
+        out += [f"{size(o.bytes):>14}  {'agent ' + o.agent_id if o.agent_id else 'no owner':<24} {o.path}"
+                for o in db.others]
     if db.leftovers:
         out += ["", f"Left in sessions/ ({len(db.leftovers)} files):"]
         out += [f"{size(n):>14}  {family:<24} {path}" for path, family, n in db.leftovers]
@@ -110,9 +122,8 @@ def plain_lines(usages: Sequence[DiskUsage], now_ms: int) -> list[str]:
             out.append("")
         out += _head(usage, exact, len(usages) > 1)
         out += ["", f"{'Family':<32} {'Files':>7} {'Bytes':>14}  Share"]
-        labels = _labels(usage)
-        for name, fam in usage.families.items():
-            out.append(f"{labels[name]:<32} {fam.files:>7} {fam.bytes:>14}  "
+        for label, fam in _shown_families(usage):
+            out.append(f"{label:<32} {fam.files:>7} {fam.bytes:>14}  "
                        f"{_bar(fam.bytes, usage.total_bytes)}")
         out += database_lines(usage, exact)
         if usage.top:
@@ -141,9 +152,8 @@ def print_rich(usages: Sequence[DiskUsage], now_ms: int, out: TextIO, *, color: 
         table = Table(title=None, show_edge=False, pad_edge=False)
         for col, justify in (("Family", "left"), ("Files", "right"), ("Size", "right"), ("Share", "left")):
             table.add_column(col, justify=justify)  # type: ignore[arg-type]
-        labels = _labels(usage)
-        for name, fam in usage.families.items():
-            table.add_row(labels[name], str(fam.files), human(fam.bytes),
+        for label, fam in _shown_families(usage):
+            table.add_row(label, str(fam.files), human(fam.bytes),
                           Text(_bar(fam.bytes, usage.total_bytes), style="cyan"))
         console.print(table)
         for line in database_lines(usage, human):
