@@ -102,16 +102,17 @@ def session_store_targets(cfg: Any, *, store: str | None, agent: str | None, all
         return [_explicit_store_target(roster, store, requested, env)]
     template = session_store_template(cfg)
     if all_agents:
-        return _all_agents(cfg, roster, env, notes)
+        return _all_agents(cfg, template, roster, env, notes)
     owner = _configured(roster, normalize_agent_id(requested)) if requested else _owner(roster, env)
     return [Target(owner, resolve_store_path(template, owner, env))]
 
 
-def _all_agents(cfg: Any, roster: _Roster, env: Mapping[str, str] | None, notes: list[str] | None) -> list[Target]:
-    """Every configured agent's store, one per database file (config/targets96.py)."""
+def _all_agents(cfg: Any, template: str | None, roster: _Roster, env: Mapping[str, str] | None,
+                notes: list[str] | None) -> list[Target]:
+    """Every configured agent's store (`template` the configured `session.store`), one per database file
+    (config/targets96.py)."""
     from openclaw_cli.config.targets96 import dedupe_by_database, print_notes
 
-    template = session_store_template(cfg)
     targets = [Target(a, resolve_store_path(template, a, env)) for a in list_configured_session_store_agent_ids(cfg)]
     kept, found = dedupe_by_database(targets, roster.store_default(), env)
     if notes is not None:

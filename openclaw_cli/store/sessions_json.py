@@ -279,8 +279,9 @@ def _stream(path: str) -> tuple[Any, int, StoreFingerprint | None] | None:
     if read is None:
         return None
     value, read_size, digest = read
-    keep = digest is not None and read_size <= limit  # the file may have grown since its size was taken
-    return value, read_size, StoreFingerprint(read_size, digest) if keep and digest is not None else None
+    # The file may have grown past the limit since its size was taken.
+    fingerprint = StoreFingerprint(read_size, digest) if digest is not None and read_size <= limit else None
+    return value, read_size, fingerprint
 
 
 def _load(path: str, allow_corrupt: bool, keep_raw: bool) -> LoadedStore:
