@@ -123,7 +123,8 @@ def run() -> NoReturn:
     """The `openclaw` command (and `python -m openclaw_cli`): `main`, then the process ends without the
     interpreter's teardown, which would free every object of a large store one at a time (about 30 ms
     at 20,000 entries), once standard output and error are flushed and the exit handlers have run. A
-    flush that fails leaves the exit to the interpreter, which reports it as it would."""
+    flush that fails, or a profiler or tracer that is watching (it writes its results at teardown),
+    leaves the exit to the interpreter."""
     try:
         main()
         code: object = 0
@@ -134,6 +135,8 @@ def run() -> NoReturn:
         sys.stderr.flush()
     except Exception:
         sys.exit(code)  # type: ignore[arg-type]  # the code SystemExit carried
+    if sys.getprofile() is not None or sys.gettrace() is not None:
+        sys.exit(code)  # type: ignore[arg-type]
     if code is not None and not isinstance(code, int):
         sys.stderr.write(f"{code}\n")  # as the interpreter prints a message given to sys.exit
         sys.stderr.flush()

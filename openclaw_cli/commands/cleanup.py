@@ -285,6 +285,7 @@ def resolve_targets(cfg: Mapping, req: CleanupRequest, env: Mapping[str, str]) -
 def run_cleanup(req: CleanupRequest, env: MutableMapping[str, str] | None = None) -> CleanupOutcome:
     """Local cleanup of every selected store (the Gateway path is chosen by the caller)."""
     from openclaw_cli.config.load import load_config
+    from openclaw_cli.maintenance import folder_scan
     from openclaw_cli.maintenance.settings import resolve_maintenance
     from openclaw_cli.store.sessions_json import load_store
 
@@ -297,6 +298,8 @@ def run_cleanup(req: CleanupRequest, env: MutableMapping[str, str] | None = None
     outcome = CleanupOutcome(mode, req.options.dry_run, [], [], cfg, 0, [])
     locks = [] if req.options.dry_run else _lock_all(targets, req.lock_wait_s)
     try:
+        for target in targets:  # a large folder is listed while its store is read
+            folder_scan.start(os.path.dirname(target.store_path), target.store_path)
         # Read (and validate) every store before changing any of them.
         loaded = [(t, load_store(t.store_path)) for t in targets]
         lock_paths = [lock.path for lock in locks]
@@ -315,6 +318,7 @@ def run_cleanup(req: CleanupRequest, env: MutableMapping[str, str] | None = None
                 outcome.summaries.append(_apply(cfg, target, store, settings, mode, req.options, env, now_ms,
                                                 outcome, lock_paths))
     finally:
+        folder_scan.discard()
         for lock in reversed(locks):
             lock.release()
     return outcome

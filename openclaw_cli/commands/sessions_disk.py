@@ -26,12 +26,9 @@ def run_disk_command(*, agent: str | None, all_agents: bool, store: str | None, 
     """Measure every selected store's folder (files only, never the Gateway) and print it."""
     from openclaw_cli.config.agents import check_explicit_store, resolve_session_store_targets
     from openclaw_cli.config.load import load_config
-    from openclaw_cli.config.paths import resolve_required_home
     from openclaw_cli.js.values import object_at
-    from openclaw_cli.maintenance import disk
-    from openclaw_cli.maintenance.plan import Target
-    from openclaw_cli.maintenance.settings import resolve_maintenance, resolve_maintenance_sqlite_era
-    from openclaw_cli.store.sessions_json import load_store
+    from openclaw_cli.maintenance import disk, folder_scan
+    from openclaw_cli.maintenance.settings import resolve_maintenance
     from openclaw_cli.ui import console as output
 
     count = parse_top(top)
@@ -44,7 +41,33 @@ def run_disk_command(*, agent: str | None, all_agents: bool, store: str | None, 
     found = [era.detect(cfg, t, env) for t in targets]
     if store and not found[0].in_sqlite:
         check_explicit_store(targets[0].store_path)
-    # every store parses before any output
+    for t, f in zip(targets, found):  # a large folder is listed while its store is read
+        if not f.in_sqlite:
+            folder_scan.start(os.path.dirname(t.store_path), t.store_path)
+    try:
+        usages, now_ms = _measure_all(cfg, settings, targets, found, count, env)
+    finally:
+        folder_scan.discard()
+    if json_out:
+        output.print_json({"agents": [disk.usage_json(u, now_ms) for u in usages]})
+        return
+    from openclaw_cli.maintenance import disk_render
+
+    if sys.stdout.isatty():
+        disk_render.print_rich(usages, now_ms, sys.stdout, color=output.color_enabled(sys.stdout))
+        return
+    output.print_console_lines(disk_render.plain_lines(usages, now_ms), cfg)
+
+
+def _measure_all(cfg, settings, targets, found, count: int, env) -> tuple[list, int]:
+    """Each store's usage, and the time they were measured at; every store parses before any is measured."""
+    from openclaw_cli.config.paths import resolve_required_home
+    from openclaw_cli.js.values import object_at
+    from openclaw_cli.maintenance import disk
+    from openclaw_cli.maintenance.plan import Target
+    from openclaw_cli.maintenance.settings import resolve_maintenance_sqlite_era
+    from openclaw_cli.store.sessions_json import load_store
+
     loaded = [(t, None if f.in_sqlite else load_store(t.store_path)) for t, f in zip(targets, found)]
     now_ms = int(time.time() * 1000)
     home = resolve_required_home(env)
@@ -64,12 +87,4 @@ def run_disk_command(*, agent: str | None, all_agents: bool, store: str | None, 
             usages.append(disk.measure(disk.DiskRequest(cfg=cfg, target=Target(t.agent_id, t.store_path), loaded=s,
                                                         settings=settings, env=env, now_ms=now_ms, home=home,
                                                         top=count)))
-    if json_out:
-        output.print_json({"agents": [disk.usage_json(u, now_ms) for u in usages]})
-        return
-    from openclaw_cli.maintenance import disk_render
-
-    if sys.stdout.isatty():
-        disk_render.print_rich(usages, now_ms, sys.stdout, color=output.color_enabled(sys.stdout))
-        return
-    output.print_console_lines(disk_render.plain_lines(usages, now_ms), cfg)
+    return usages, now_ms

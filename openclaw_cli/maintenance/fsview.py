@@ -111,30 +111,25 @@ class FsView:
         return view
 
     def _scan(self, ignore: frozenset[str] = frozenset()) -> None:
-        try:
-            it = os.scandir(self.sessions_dir)
-        except OSError:
-            self.scanned = True
-            return
+        from openclaw_cli.maintenance import folder_scan
+
+        found = folder_scan.take(self.sessions_dir)
+        if found is None:
+            found = folder_scan.entries(self.sessions_dir)
         real, shown = self.real_dir, self.sessions_dir
-        with it:
-            for entry in it:
-                name = entry.name
-                if name in ignore:
-                    continue
-                try:
-                    st = entry.stat(follow_symlinks=False)
-                except OSError:
-                    continue
-                kind = _kind(st.st_mode)
-                if kind == "file":
-                    canonical = f"{real}/{name}"
-                    self._files[canonical] = FileInfo(canonical if shown == real else f"{shown}/{name}", canonical,
-                                                      st.st_size, st.st_mtime_ns)
-                    continue
-                self._others[name] = (kind, st.st_size, st.st_mtime_ns)
-                if kind == "link":
-                    self._symlinks.add(name)
+        files, others = self._files, self._others
+        for name, mode, size, mtime_ns in found or ():
+            if name in ignore:
+                continue
+            if mode & _S_IFMT == _S_IFREG:
+                canonical = f"{real}/{name}"
+                files[canonical] = FileInfo(canonical if shown == real else f"{shown}/{name}", canonical,
+                                            size, mtime_ns)
+                continue
+            kind = _kind(mode)
+            others[name] = (kind, size, mtime_ns)
+            if kind == "link":
+                self._symlinks.add(name)
         self.scanned = True
 
     # -- path helpers -------------------------------------------------------------------
@@ -405,6 +400,7 @@ def _canonical_of(f: FileInfo) -> str:
     return f.canonical
 
 
+_S_IFMT, _S_IFREG = 0o170000, stat_mod.S_IFREG  # S_IFMT(mode) is mode & 0o170000
 _KINDS = {stat_mod.S_IFREG: "file", stat_mod.S_IFDIR: "dir", stat_mod.S_IFLNK: "link"}
 
 

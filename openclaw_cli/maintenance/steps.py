@@ -141,8 +141,12 @@ def cap_entries(store: dict[str, dict], max_entries: int, preserve: frozenset[st
                 on_capped: Removed = _noop, why: Explain | None = None) -> int:
     """Keep the newest entries up to maxEntries; protected/preserved ones do not count as removable.
 
-    2026.7.1: when protected entries alone fill the cap, every unprotected entry goes.
+    2026.7.1: when protected entries alone fill the cap, every unprotected entry goes. A store within
+    the cap loses nothing (its candidates never outnumber the room left by its protected entries), so
+    it is not classified at all.
     """
+    if len(store) <= max_entries:
+        return 0
     candidates: list[str] = []
     preserved = 0
     for key, entry in store.items():

@@ -1,0 +1,134 @@
+"""One pass over a sessions folder (each entry's name, mode, size and mtime); for a large folder it runs
+in a helper process started before the store is read, so the two overlap.
+
+This file is also that helper's script: it imports only the standard library, and runs with `-I -S`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from array import array
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+# A store this large (about 3,000 entries) has a folder whose scan is worth a process of its own.
+HELPER_MIN_STORE_BYTES = 1 << 20
+MAX_HELPERS = 4
+
+Entry = tuple[Any, int, int, int]  # (name, st_mode, st_size, st_mtime_ns); the name is str, or bytes in the helper
+_pending: dict[str, Any] = {}  # folder (as FsView spells it) -> the helper's Popen
+
+
+def entries(folder: str | bytes) -> Iterable[Entry] | None:
+    """Every entry of the folder, not following symlinks, in readdir order; one that vanishes
+    between the listing and its lstat is left out. None when the folder cannot be listed."""
+    try:
+        it = os.scandir(folder)
+    except OSError:
+        return None
+    return _lstat_each(it)
+
+
+def _lstat_each(it: Any) -> Iterator[Entry]:
+    with it:
+        for entry in it:
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            yield entry.name, st.st_mode, st.st_size, st.st_mtime_ns
+
+
+def start(folder: str, store_path: str) -> None:
+    """Begin scanning `folder` in a helper process when its store is large (FsView.open takes the scan).
+    Where that cannot be done (not POSIX, no interpreter path, file names not UTF-8, helpers for
+    `MAX_HELPERS` folders already running), the scan stays in this process."""
+    from openclaw_cli.js.paths import resolve
+
+    folder = resolve(folder)  # as FsView spells it
+    if folder in _pending or len(_pending) >= MAX_HELPERS or os.name != "posix" or not sys.executable:
+        return
+    if sys.getfilesystemencoding() != "utf-8" or sys.getfilesystemencodeerrors() != "surrogateescape":
+        return
+    try:
+        if os.stat(store_path).st_size < HELPER_MIN_STORE_BYTES or not os.path.isfile(__file__):
+            return
+        import subprocess
+
+        _pending[folder] = subprocess.Popen(
+            [sys.executable, "-I", "-S", __file__, folder], stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    except (OSError, ValueError):
+        return
+
+
+def take(folder: str) -> Iterable[Entry] | None:
+    """The helper's entries of `folder` (once), or None when no helper scanned it or it did not finish
+    cleanly: the caller then scans the folder itself. A folder that cannot be listed gives no entries."""
+    proc = _pending.pop(folder, None)
+    if proc is None:
+        return None
+    try:
+        with proc:
+            data = proc.stdout.read()
+        if proc.returncode != 0:
+            return None
+        return _decode(data)
+    except (OSError, ValueError):
+        return None
+
+
+def discard() -> None:
+    """Stop the helpers whose scans were not taken (a run that failed before it planned)."""
+    while _pending:
+        _, proc = _pending.popitem()
+        try:
+            proc.kill()
+            with proc:
+                pass
+        except OSError:
+            pass
+
+
+def _encode(found: Iterable[Entry] | None) -> bytes:
+    """The helper's answer: b"-" for a folder that cannot be listed, else b"+", the count, the length
+    of the NUL-joined names, the names, then modes, sizes and mtimes as native 64-bit arrays."""
+    if found is None:
+        return b"-"
+    names: list[bytes] = []
+    modes, sizes, mtimes = array("Q"), array("q"), array("q")
+    for name, mode, size, mtime_ns in found:
+        names.append(name)
+        modes.append(mode)
+        sizes.append(size)
+        mtimes.append(mtime_ns)
+    joined = b"\0".join(names)
+    return b"".join((b"+", len(names).to_bytes(8, "little"), len(joined).to_bytes(8, "little"), joined,
+                     modes.tobytes(), sizes.tobytes(), mtimes.tobytes()))
+
+
+def _decode(data: bytes) -> Iterable[Entry]:
+    """The entries `_encode` wrote; ValueError when the answer is not whole."""
+    if data == b"-":
+        return ()
+    if data[:1] != b"+" or len(data) < 17:
+        raise ValueError("no scan")
+    count = int.from_bytes(data[1:9], "little")
+    end = 17 + int.from_bytes(data[9:17], "little")
+    if len(data) != end + 24 * count:
+        raise ValueError("a partial scan")
+    # Names hold no NUL; one decode of them all splits where each name's own decode would end.
+    names = data[17:end].decode("utf-8", "surrogateescape").split("\0") if count else []
+    columns = []
+    for code, at in (("Q", end), ("q", end + 8 * count), ("q", end + 16 * count)):
+        column = array(code)
+        column.frombytes(data[at:at + 8 * count])
+        columns.append(column)
+    if len(names) != count:
+        raise ValueError("a partial scan")
+    return zip(names, *columns)
+
+
+if __name__ == "__main__":
+    sys.stdout.buffer.write(_encode(entries(os.fsencode(sys.argv[1]))))
