@@ -142,3 +142,10 @@ def test_a_cleanup_with_the_helpers_scan_decides_and_writes_what_it_would_withou
     assert outputs[0] == outputs[1]
     assert states[0] == states[1]
     assert '"pruned": 1' in outputs[0] and '"removedFiles": 0' not in outputs[0]
+
+
+def test_names_decoded_a_block_at_a_time_are_the_names_written(monkeypatch):
+    monkeypatch.setattr(folder_scan, "_NAME_BLOCK_BYTES", 5)
+    found = [(f"{i}-é".encode() * (i % 4 + 1) + b"\xff" * (i % 2), 0o100644, i, i) for i in range(50)]
+    decoded = [name for name, *_ in folder_scan._decode(folder_scan._encode(found))]
+    assert decoded == [name.decode("utf-8", "surrogateescape") for name, *_ in found]

@@ -150,7 +150,7 @@ class _Footprint:
     virtual_blob_bytes: dict[str, int]  # blobs the write would create
     hash_by_key: dict[str, str]
     ref_counts: dict[str, int]
-    chunk_sizes: dict[str, int]
+    measured: projection.Measured  # its chunk_sizes: asked only when entries are evicted
     projected_bytes: int
     total: int
 
@@ -171,7 +171,7 @@ def _measure(store: dict[str, dict], store_path: str, view: FsView) -> _Footprin
     total = (sum(f.size for f in files) + sum(f.size for f in blobs) - store_file_size
              + measured.size_bytes + sum(virtual_blob_bytes.values()))
     return _Footprint(files, blobs, existing_blobs, virtual_blob_bytes, hash_by_key,
-                      _ref_counts(hash_by_key), measured.chunk_sizes, measured.size_bytes, total)
+                      _ref_counts(hash_by_key), measured, measured.size_bytes, total)
 
 
 def _finite_or_zero(value) -> float:
@@ -268,7 +268,7 @@ class _BudgetPass:
         previous = fp.projected_bytes
         blob_hash = fp.hash_by_key.pop(key, None)
         del self.store[key]
-        chunk = fp.chunk_sizes.pop(key, None)
+        chunk = fp.measured.chunk_sizes.pop(key, None)
         if chunk is not None and chunk >= 0:
             fp.projected_bytes = max(2, fp.projected_bytes - (chunk + 2))
         else:

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from openclaw_cli.js import paths as jspath
 from openclaw_cli.js.strings import js_trim
-from openclaw_cli.maintenance.fsview import FsView
+from openclaw_cli.maintenance.fsview import FileInfo, FsView
 from openclaw_cli.store import session_files as sessionpaths
 
 EMPTY_TRANSCRIPT_MAX_BYTES = 4096
@@ -118,10 +118,15 @@ class EntryPaths:
     def artifact_canonical_paths(self, entry: dict) -> tuple[str, ...]:
         return self._artifact_lists(entry)[1]
 
-    def _listed(self) -> dict[str, str]:
-        """Every file the view lists (the folder's and the blob folder's), canonical path to itself."""
-        listed = {f.canonical: f.canonical for f in self.view.list_files()}
-        listed.update((f.canonical, f.canonical) for f in self.view.list_blob_files())
+    def _listed(self) -> Mapping[str, FileInfo]:
+        """Every file the view lists (the folder's and the blob folder's) by canonical path: the scan's own
+        map, not a copy of it, while the plan has changed nothing and the blob folder is empty."""
+        view = self.view
+        blobs = view.list_blob_files()
+        if not view.overlay and not blobs:
+            return view._files
+        listed = {f.canonical: f for f in view.list_files()}
+        listed.update((f.canonical, f) for f in blobs)
         return listed
 
     def listed_artifacts(self, entries: Iterable[dict]) -> set[str]:
@@ -159,13 +164,14 @@ class EntryPaths:
                 visit(key, found)
             for path in found:
                 if (hit := listed_get(path)) is not None:
-                    add(hit)
+                    add(hit.canonical)
             checkpoints = entry.get("compactionCheckpoints")
             if isinstance(checkpoints, list):
                 self._add_checkpoints(checkpoints, base, listed, referenced)
         return referenced
 
-    def _add_checkpoints(self, checkpoints: list, base: str, listed: dict[str, str], referenced: set[str]) -> None:
+    def _add_checkpoints(self, checkpoints: list, base: str, listed: Mapping[str, FileInfo],
+                         referenced: set[str]) -> None:
         for checkpoint in checkpoints:
             for side in ("preCompaction", "postCompaction"):
                 part = checkpoint.get(side) if isinstance(checkpoint, dict) else None
@@ -175,7 +181,7 @@ class EntryPaths:
                     if trimmed:
                         path = self.view.canonical(trimmed)
                         if path in listed and jspath.is_inside(base, path):
-                            referenced.add(listed[path])
+                            referenced.add(listed[path].canonical)
 
     def has_no_messages(self, path: str) -> bool:
         """A regular file of at most 4 KiB whose lines all parse and none is a message record."""
@@ -207,9 +213,9 @@ def _with_sidecars(transcript: str) -> tuple[str, str, str]:
             sessionpaths.trajectory_runtime_path(transcript))
 
 
-def _listed_of(paths: tuple[str, ...], listed: dict[str, str]) -> Iterator[str]:
+def _listed_of(paths: tuple[str, ...], listed: Mapping[str, FileInfo]) -> Iterator[str]:
     """The paths that `listed` holds, as its strings."""
-    return (listed[p] for p in paths if p in listed)
+    return (listed[p].canonical for p in paths if p in listed)
 
 
 def _is_message_record(record) -> bool:

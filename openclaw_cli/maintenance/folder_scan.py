@@ -15,6 +15,7 @@ from typing import Any
 # A store this large (about 3,000 entries) has a folder whose scan is worth a process of its own.
 HELPER_MIN_STORE_BYTES = 1 << 20
 MAX_HELPERS = 4
+_NAME_BLOCK_BYTES = 1 << 16
 
 Entry = tuple[Any, int, int, int]  # (name, st_mode, st_size, st_mtime_ns); the name is str, or bytes in the helper
 _pending: dict[str, Any] = {}  # folder (as FsView spells it) -> the helper's Popen
@@ -109,25 +110,35 @@ def _encode(found: Iterable[Entry] | None) -> bytes:
 
 
 def _decode(data: bytes) -> Iterable[Entry]:
-    """The entries `_encode` wrote; ValueError when the answer is not whole."""
+    """The entries `_encode` wrote, their names decoded a block at a time as they are asked for (a list of
+    them all would cost 10 MB at 100,000 files); ValueError when the answer is not whole."""
     if data == b"-":
         return ()
     if data[:1] != b"+" or len(data) < 17:
         raise ValueError("no scan")
     count = int.from_bytes(data[1:9], "little")
     end = 17 + int.from_bytes(data[9:17], "little")
-    if len(data) != end + 24 * count:
+    if len(data) != end + 24 * count or (count and data.count(b"\0", 17, end) != count - 1):
         raise ValueError("a partial scan")
-    # Names hold no NUL; one decode of them all splits where each name's own decode would end.
-    names = data[17:end].decode("utf-8", "surrogateescape").split("\0") if count else []
+    view = memoryview(data)
     columns = []
     for code, at in (("Q", end), ("q", end + 8 * count), ("q", end + 16 * count)):
         column = array(code)
-        column.frombytes(data[at:at + 8 * count])
+        column.frombytes(view[at:at + 8 * count])
         columns.append(column)
-    if len(names) != count:
-        raise ValueError("a partial scan")
-    return zip(names, *columns)
+    return zip(_names(data, 17, end), *columns)
+
+
+def _names(data: bytes, start: int, end: int) -> Iterator[str]:
+    """The NUL-separated names of data[start:end]. Names hold no NUL, so a block cut at one decodes
+    each name as its own decode would."""
+    view = memoryview(data)
+    while start < end:
+        cut = data.find(b"\0", min(start + _NAME_BLOCK_BYTES, end), end)
+        if cut < 0:
+            cut = end
+        yield from str(view[start:cut], "utf-8", "surrogateescape").split("\0")
+        start = cut + 1
 
 
 if __name__ == "__main__":
