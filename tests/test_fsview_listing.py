@@ -123,3 +123,31 @@ def test_a_plain_transcript_id_is_exactly_one_valid_without_trimming():
            "0c1d2e3f4a5b", "x.Checkpoint.y", "a/b", "", 3, None, "é"]
     assert [plain_transcript_id(i) for i in ids] == [i is not None and valid_transcript_id(i) == i for i in ids]
     assert plain_transcript_id("abc") and not plain_transcript_id(" abc")
+
+
+def _listing_map(view: FsView) -> dict[str, tuple]:
+    return {f.canonical: (f.path, f.size, f.mtime_ns)
+            for f in (*view.list_files(), *view.list_blob_files())}
+
+
+def test_the_listed_map_is_the_listing_before_and_after_planned_effects(tmp_path):
+    folder = _folder(tmp_path, {"a.jsonl": b"12345", "b.jsonl": b"xy", "c.jsonl": b"z"})
+    (folder / "sub").mkdir()
+    blob = folder / "skills-prompts" / "sha256" / "ab" / f"ab{'0' * 62}.txt"
+    view = FsView.open(str(folder))
+    real = os.path.realpath(folder)
+    assert {k: (f.path, f.size, f.mtime_ns) for k, f in view.listed().items()} == _listing_map(view)
+    blob.parent.mkdir(parents=True)
+    blob.write_text("prompt")
+    view.plan_rename(f"{real}/a.jsonl", f"{real}/a.jsonl.deleted.x", "archive")
+    view.plan_delete(f"{real}/b.jsonl", "sweep")
+    view.note_written(f"{real}/new.jsonl", b"123", 7)
+    view.note_written(f"{real}/sub/inner.jsonl", b"1", 7)  # below the folder: not listed
+    listed = view.listed()
+    expected = _listing_map(view)
+    assert {k: (f.path, f.size, f.mtime_ns) for k, f in listed.items()} == expected
+    assert f"{real}/a.jsonl.deleted.x" in listed and f"{real}/new.jsonl" in listed
+    assert listed.get(f"{real}/a.jsonl") is None and f"{real}/b.jsonl" not in listed
+    assert f"{real}/sub/inner.jsonl" not in listed and f"{real}/sub" not in listed
+    assert listed[f"{real}/c.jsonl"] is view._files[f"{real}/c.jsonl"]  # the scan's own record
+    assert len(listed) == len(expected) and any(k.endswith(".txt") for k in listed)

@@ -118,20 +118,9 @@ class EntryPaths:
     def artifact_canonical_paths(self, entry: dict) -> tuple[str, ...]:
         return self._artifact_lists(entry)[1]
 
-    def _listed(self) -> Mapping[str, FileInfo]:
-        """Every file the view lists (the folder's and the blob folder's) by canonical path: the scan's own
-        map, not a copy of it, while the plan has changed nothing and the blob folder is empty."""
-        view = self.view
-        blobs = view.list_blob_files()
-        if not view.overlay and not blobs:
-            return view._files
-        listed = {f.canonical: f for f in view.list_files()}
-        listed.update((f.canonical, f) for f in blobs)
-        return listed
-
     def listed_artifacts(self, entries: Iterable[dict]) -> set[str]:
         """The listed files among these entries' artifacts (canonical), as the listing's own strings."""
-        listed = self._listed()
+        listed = self.view.listed()
         found: set[str] = set()
         for entry in entries:
             found.update(_listed_of(self._artifact_lists(entry)[1], listed))
@@ -145,7 +134,7 @@ class EntryPaths:
         every caller asks about such files, and fresh paths for every entry would cost a new
         string per path (about 0.4 KB an entry). `visit` hears each key with its artifacts'
         canonical paths, listed or not (one resolution serves both)."""
-        listed = self._listed()
+        listed = self.view.listed()
         base = self.view.canonical(self.sessions_dir)
         referenced: set[str] = set()
         add, listed_get = referenced.add, listed.get

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import stat as stat_mod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -262,12 +262,26 @@ class FsView:
             self._scan_files = [files[path] for path in readdir_sorted(files)]  # one folder: as their names sort
         return self._scan_files
 
+    def _in_folder(self, key: str) -> bool:
+        """An overlay key (a canonical path) names a file directly in the folder."""
+        prefix = self.real_dir
+        return key.startswith(prefix) and key[len(prefix):len(prefix) + 1] == "/" and "/" not in key[len(prefix) + 1:]
+
+    def listed(self) -> Mapping[str, FileInfo]:
+        """Every file `list_files` and `list_blob_files` list, by canonical path: the scan's own map while the
+        plan has changed nothing and there are no blobs, else a lookup through the planned effects (never a
+        copy of the whole listing). A file the plan wrote or renamed is answered with a record of its own."""
+        blobs = self.list_blob_files()
+        if not self.overlay and not blobs:
+            return self._files
+        return _Listed(self, {f.canonical: f for f in blobs})
+
     def _list_files(self) -> list[FileInfo]:
         prefix = self.real_dir + "/"
         cut = len(prefix)
         # Overlay keys are canonical paths, as a listed file's `canonical` is: no name is cut out
         # of a key unless its file is listed.
-        changed = {key: v for key, v in self.overlay.items() if key.startswith(prefix) and "/" not in key[cut:]}
+        changed = {key: v for key, v in self.overlay.items() if self._in_folder(key)}
         scanned = self._scanned_files()
         if not changed:
             return scanned
@@ -394,6 +408,41 @@ class FsView:
         while parent and parent not in self._written_dirs and parent != self.real_dir:
             self._written_dirs.add(parent)
             parent = parent.rsplit("/", 1)[0]
+
+
+class _Listed(Mapping[str, FileInfo]):
+    """FsView.listed once the plan has effects: the scan, the plan's effects on the folder, the blobs."""
+
+    def __init__(self, view: FsView, blobs: dict[str, FileInfo]):
+        self._view, self._blobs = view, blobs
+
+    def get(self, path: str, default: Any = None) -> Any:
+        found = self._blobs.get(path)
+        if found is not None:
+            return found
+        view = self._view
+        if path in view.overlay and view._in_folder(path):
+            v = view.overlay[path]
+            if v is None or v.kind != "file":
+                return default
+            return FileInfo(path if view.sessions_dir == view.real_dir else f"{view.sessions_dir}/{path.rsplit('/', 1)[1]}",
+                            path, v.size, v.mtime_ns)
+        return view._files.get(path, default)
+
+    def __getitem__(self, path: str) -> FileInfo:
+        found = self.get(path)
+        if found is None:
+            raise KeyError(path)
+        return found
+
+    def __contains__(self, path: object) -> bool:
+        return isinstance(path, str) and self.get(path) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return (f.canonical for f in (*self._view.list_files(), *self._blobs.values()))
+
+    def __len__(self) -> int:
+        return len(self._view.list_files()) + len(self._blobs)
 
 
 def _canonical_of(f: FileInfo) -> str:
