@@ -13,14 +13,14 @@ GLOBAL_DB = os.path.join("state", "openclaw.sqlite")
 def registered_databases(state_dir: str) -> list[tuple[str, str]]:
     """listOpenClawRegisteredAgentDatabases: (agent id, absolute path) of each registered database of
     the current agent schema, ordered by agent id and stored path; none without a readable registry."""
+    path = os.path.join(state_dir, GLOBAL_DB)
+    if not os.path.isfile(path):
+        return []  # a file-era state: the SQLite module is not even loaded
     import apsw
 
     from openclaw_cli.config.agents import normalize_agent_id
     from openclaw_cli.store.sqlite.inspect import open_untouched
 
-    path = os.path.join(state_dir, GLOBAL_DB)
-    if not os.path.isfile(path):
-        return []
     try:
         with open_untouched(path) as conn:
             if not list(conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'agent_databases'")):
