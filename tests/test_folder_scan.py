@@ -149,3 +149,30 @@ def test_names_decoded_a_block_at_a_time_are_the_names_written(monkeypatch):
     found = [(f"{i}-é".encode() * (i % 4 + 1) + b"\xff" * (i % 2), 0o100644, i, i) for i in range(50)]
     decoded = [name for name, *_ in folder_scan._decode(folder_scan._encode(found))]
     assert decoded == [name.decode("utf-8", "surrogateescape") for name, *_ in found]
+
+
+def test_an_answer_that_breaks_off_while_read_leaves_the_scan_to_this_process(big_store_folder, monkeypatch):
+    folder, _store = big_store_folder
+    here = _view_state(FsView.open(folder))
+
+    def broken(_folder):
+        yield from list(folder_scan.entries(folder) or ())[:3]
+        raise ValueError("a partial scan")
+
+    monkeypatch.setattr(folder_scan, "take", broken)
+    assert _view_state(FsView.open(folder)) == here
+
+
+def test_an_answer_is_read_into_a_mapping_that_is_closed_once_its_entries_are_read():
+    import io
+
+    answer = folder_scan._encode([(b"a", 0o100644, 1, 2), (b"b", 0o100644, 3, 4)])
+    mapped = folder_scan._read(io.BytesIO(answer))
+    assert bytes(mapped) == answer
+    assert [name for name, *_ in folder_scan._decode(mapped)] == ["a", "b"]
+    assert mapped.closed
+    for cut in (len(answer) - 1, 10):  # a stream that ends early, in the scan or in its head
+        with pytest.raises(ValueError):
+            list(folder_scan._decode(folder_scan._read(io.BytesIO(answer[:cut]))))
+    with pytest.raises(ValueError):
+        folder_scan._read(io.BytesIO(answer + b"extra"))

@@ -114,11 +114,20 @@ class FsView:
         from openclaw_cli.maintenance import folder_scan
 
         found = folder_scan.take(self.sessions_dir)
-        if found is None:
-            found = folder_scan.entries(self.sessions_dir)
+        if found is not None:
+            try:
+                self._record(found, ignore)
+                return
+            except ValueError:  # the helper's answer broke off: the folder is scanned here instead
+                self._files.clear()
+                self._others.clear()
+                self._symlinks.clear()
+        self._record(folder_scan.entries(self.sessions_dir) or (), ignore)
+
+    def _record(self, found: Iterable[tuple[str, int, int, int]], ignore: frozenset[str]) -> None:
         real, shown = self.real_dir, self.sessions_dir
         files, others = self._files, self._others
-        for name, mode, size, mtime_ns in found or ():
+        for name, mode, size, mtime_ns in found:
             if name in ignore:
                 continue
             if mode & _S_IFMT == _S_IFREG:
