@@ -152,7 +152,7 @@ def _entries(data: Any, view: memoryview, count: int, end: int) -> Iterator[Entr
     columns = [view[end:end + step].cast("Q"), view[end + step:end + 2 * step].cast("q"),
                view[end + 2 * step:end + 3 * step].cast("q")]
     try:
-        yield from zip(_names(data, view, 17, end) if count else iter(()), *columns, strict=True)
+        yield from zip(_names(data, view, 17, end), *columns, strict=True)
     finally:
         for column in columns:
             column.release()

@@ -276,6 +276,11 @@ class FsView:
         prefix = self.real_dir
         return key.startswith(prefix) and key[len(prefix):len(prefix) + 1] == "/" and "/" not in key[len(prefix) + 1:]
 
+    def _planned_record(self, key: str, v: Virtual) -> FileInfo:
+        """The listing's record of a file the plan makes directly in the folder (`key` its canonical path)."""
+        path = key if self.sessions_dir == self.real_dir else f"{self.sessions_dir}/{key[len(self.real_dir) + 1:]}"
+        return FileInfo(path, key, v.size, v.mtime_ns)
+
     def listed(self) -> Mapping[str, FileInfo]:
         """Every file `list_files` and `list_blob_files` list, by canonical path: the scan's own map while the
         plan has changed nothing and there are no blobs, else a lookup through the planned effects (never a
@@ -286,8 +291,6 @@ class FsView:
         return _Listed(self, {f.canonical: f for f in blobs})
 
     def _list_files(self) -> list[FileInfo]:
-        prefix = self.real_dir + "/"
-        cut = len(prefix)
         # Overlay keys are canonical paths, as a listed file's `canonical` is: no name is cut out
         # of a key unless its file is listed.
         changed = {key: v for key, v in self.overlay.items() if self._in_folder(key)}
@@ -295,12 +298,10 @@ class FsView:
         if not changed:
             return scanned
         kept = [f for f in scanned if f.canonical not in changed]
-        same = self.sessions_dir == self.real_dir
         added = []
         for key, v in changed.items():
             if v is not None and v.kind == "file":
-                name = key[cut:]
-                added.append(FileInfo(key if same else f"{self.sessions_dir}/{name}", key, v.size, v.mtime_ns))
+                added.append(self._planned_record(key, v))
         if not added:
             return kept
         kept.extend(added)
@@ -432,10 +433,7 @@ class _Listed(Mapping[str, FileInfo]):
         view = self._view
         if path in view.overlay and view._in_folder(path):
             v = view.overlay[path]
-            if v is None or v.kind != "file":
-                return default
-            return FileInfo(path if view.sessions_dir == view.real_dir else f"{view.sessions_dir}/{path.rsplit('/', 1)[1]}",
-                            path, v.size, v.mtime_ns)
+            return default if v is None or v.kind != "file" else view._planned_record(path, v)
         return view._files.get(path, default)
 
     def __getitem__(self, path: str) -> FileInfo:
