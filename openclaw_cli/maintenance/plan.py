@@ -130,8 +130,9 @@ def preview_store(*, cfg: Mapping, target: Target, before: dict[str, dict], view
     result.budget = {k for k in before_budget if k not in store}
     result.lost_index_transcripts = lostindex.swept_history(before, removed_files)
 
-    removed_any = result.missing | result.model_run | result.stale | result.capped | result.budget | result.dm_scope
-    result.repaired -= removed_any
+    if result.repaired:  # a repaired entry that a later step removed counts as removed only
+        removed = (result.missing, result.model_run, result.stale, result.capped, result.budget, result.dm_scope)
+        result.repaired = {k for k in result.repaired if not any(k in group for group in removed)}
     repaired = len(result.repaired)
     result.summary = build_summary(
         target, mode=mode, dry_run=opts.dry_run, before_count=len(before), after_count=len(store),
