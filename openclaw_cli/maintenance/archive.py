@@ -86,6 +86,7 @@ def archive_transcripts(paths: EntryPaths, removed: Mapping[str, str | None], re
     archived_dirs: set[str] = set()
     stamp = format_archive_timestamp(now_ms)
     legacy_home = home if os.path.isdir(jspath.resolve(home, ".openclaw", "sessions")) else None
+    effect_reason = f"archive ({reason})"  # one string for every effect (a copy each would cost 70 bytes an archive)
     for sid, session_file in removed.items():
         if sid in referenced_ids:
             continue
@@ -94,7 +95,7 @@ def archive_transcripts(paths: EntryPaths, removed: Mapping[str, str | None], re
             # The only candidate, a plain name in the folder: canonical and inside as it is.
             if view.exists(plain):
                 target = f"{plain}.{reason}.{stamp}"
-                view.plan_rename(plain, target, f"archive ({reason})")
+                view.plan_rename(plain, target, effect_reason)
                 archived_dirs.add(view.real_dir)
             continue
         for candidate in _candidates(paths, sid, session_file, legacy_home):
@@ -104,7 +105,7 @@ def archive_transcripts(paths: EntryPaths, removed: Mapping[str, str | None], re
             if not view.exists(path):
                 continue
             target = f"{path}.{reason}.{stamp}"
-            view.plan_rename(path, target, f"archive ({reason})")
+            view.plan_rename(path, target, effect_reason)
             archived_dirs.add(target.rsplit("/", 1)[0] or "/")
     return archived_dirs
 
@@ -184,6 +185,7 @@ def age_archives(paths: EntryPaths, directories: list[str], rules: list[tuple[st
     if not rules:
         return 0
     removed = 0
+    effect_reasons = {reason: f"archive retention ({reason})" for reason, _age in rules}
     seen: list[str] = []
     for d in directories:
         d = jspath.resolve(d)
@@ -200,7 +202,7 @@ def age_archives(paths: EntryPaths, directories: list[str], rules: list[tuple[st
                 if now_ms - ts > older:
                     full = f"{d}/{name}"
                     if view.is_file(full):
-                        view.plan_delete(full, f"archive retention ({reason})")
+                        view.plan_delete(full, effect_reasons[reason])
                         removed += 1
                 break
     return removed
