@@ -172,6 +172,34 @@ def test_disk_full_while_writing_the_store_leaves_it_intact(home, monkeypatch):
     assert not Path(f"{store_path}.lock").exists()
 
 
+def test_a_store_text_other_than_the_planned_one_is_never_written(home, monkeypatch):
+    """The plan keeps only the size and hash of the new store text; the write makes the text again
+    and refuses it, before anything lands, when it is not the text the plan measured."""
+    from openclaw_cli.commands import cleanup as cleanup_cmd
+    from openclaw_cli.errors import CliError
+    from openclaw_cli.maintenance import execute as execute_mod
+
+    now = int(time.time() * 1000)
+    entries = {"agent:main:direct:a": {"sessionId": "gone", "updatedAt": now - 90 * 86_400_000},
+               "agent:main:direct:b": {"sessionId": "kept", "updatedAt": now}}
+    store_path = _small_store(home, entries, {"gone.jsonl": MSG, "kept.jsonl": MSG})
+    before = store_path.read_bytes()
+    real_execute = execute_mod.execute
+
+    def execute_a_changed_store(plan):
+        assert plan.projection.chunks == []  # the plan holds no store text
+        plan.store["agent:main:direct:b"] = {**plan.store["agent:main:direct:b"], "label": "changed"}
+        return real_execute(plan)
+
+    monkeypatch.setattr(execute_mod, "execute", execute_a_changed_store)
+    monkeypatch.setenv("HOME", str(home))
+    req = cleanup_cmd.CleanupRequest(options=cleanup_cmd.CleanupOptions(enforce=True), store=str(store_path))
+    with pytest.raises(CliError, match=r"changed after the cleanup was planned; it was not written"):
+        cleanup_cmd.run_cleanup(req)
+    assert store_path.read_bytes() == before
+    assert sorted(p.name for p in store_path.parent.iterdir()) == ["gone.jsonl", "kept.jsonl", "sessions.json"]
+
+
 def test_read_only_failure_mid_run_stops_and_says_what_was_done(home, monkeypatch):
     from openclaw_cli.commands import cleanup as cleanup_cmd
     from openclaw_cli.errors import CliError

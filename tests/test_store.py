@@ -467,6 +467,35 @@ def test_measure_helpers_match_serialisation(tmp_path):
         and e["skillsSnapshot"]["promptRef"].get("algorithm") == "sha256"}
 
 
+@pytest.mark.parametrize("count", [0, 1, 2500])  # none, one, and more than one block of entries
+def test_a_fingerprinted_store_is_written_as_the_text_serialize_store_makes(tmp_path, count):
+    store = jsjson.loads(jsjson.dumps_compact_bytes(gen_entries.rand_store(11, count, NOW)))
+    S.normalize_store(store)
+    path = tmp_path / "sessions.json"
+    text = S.serialize_store(store, path)
+    fingerprinted = S.fingerprint_store(store, path)
+    assert fingerprinted.chunks == []
+    assert fingerprinted.fingerprint == S.StoreFingerprint.of(text.text)
+    assert fingerprinted.prompt_blobs == text.prompt_blobs
+    assert fingerprinted.blob_hashes == text.blob_hashes
+    assert fingerprinted.changed == text.changed
+    assert b"".join(S.store_text(store, path, fingerprinted.fingerprint)) == text.text
+    S.write_store_text_atomic(path, S.store_text(store, path, fingerprinted.fingerprint), durable=False)
+    assert path.read_bytes() == text.text
+
+
+def test_a_streamed_store_text_that_differs_from_its_fingerprint_is_refused_unwritten(tmp_path):
+    store = {"agent:main:main": {"sessionId": "s1", "updatedAt": NOW}}
+    path = tmp_path / "sessions.json"
+    path.write_bytes(b"{}")
+    expected = S.fingerprint_store(store, path).fingerprint
+    store["agent:main:main"]["updatedAt"] = NOW + 1
+    with pytest.raises(StoreError, match="changed after the cleanup was planned"):
+        S.write_store_text_atomic(path, S.store_text(store, path, expected), durable=False)
+    assert path.read_bytes() == b"{}"
+    assert [p.name for p in tmp_path.iterdir()] == ["sessions.json"]  # no temp file left behind
+
+
 def test_atomic_write_modes_and_temp_names(tmp_path, monkeypatch):
     path = tmp_path / "d" / "sessions.json"
     seen = []

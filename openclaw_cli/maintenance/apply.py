@@ -22,7 +22,7 @@ class ApplyPlan:
     """Everything one applying run does to one store, in OpenClaw's logical order."""
 
     target: Target
-    projection: store_mod.Projection
+    projection: store_mod.Projection  # the prompt blobs and the fingerprint of the store text, not the text
     write_store: bool  # False: the file would be byte-identical, no write
     effects: list[Effect]  # renames and deletions, in OpenClaw's order; carried out after the write
     summary: dict
@@ -33,6 +33,7 @@ class ApplyPlan:
     mtimes: dict[str, float] = field(default_factory=dict)  # with --explain: each scanned file's mtime (ms)
     before_store: dict[str, dict] = field(default_factory=dict)  # with --explain: the store as loaded
     now_ms: int = 0
+    store: dict[str, dict] = field(default_factory=dict)  # the store to write: its text is made as it is written
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def plan_apply(req: ApplyRequest) -> ApplyPlan:
             on_removed=swept.append, why=why)
     summary = _summary(req, store, fixes, done, unreferenced)
     plan = ApplyPlan(req.target, proj, write_store, list(req.view.effects), summary, done.logs,
-                     lostindex.swept_history(before, swept))
+                     lostindex.swept_history(before, swept), store=store)
     if why is not None:
         plan.why, plan.actions, plan.mtimes = why, _actions(before, store, fixes, done), mtimes
         plan.before_store, plan.now_ms = before, req.now_ms
@@ -294,13 +295,13 @@ def _enforce(req: ApplyRequest, paths: EntryPaths, store: dict[str, dict], swept
 
 def _note_write(req: ApplyRequest, store: dict[str, dict]) -> tuple[store_mod.Projection, bool]:
     """Record the write (missing prompt blobs, then the store unless its bytes would not change)."""
-    proj = store_mod.serialize_store(store, req.target.store_path)
+    proj = store_mod.fingerprint_store(store, req.target.store_path)
     stamp = req.now_ms * 1_000_000
     for blob in proj.prompt_blobs.values():
         if blob.path and not _blob_valid(req.target.store_path, blob):
             req.view.note_written(blob.path, jsjson.js_utf8(blob.prompt), stamp)
     unchanged = req.loaded.unchanged_serialization
-    write_store = not (unchanged is not None and unchanged.matches(proj.chunks))
+    write_store = not (unchanged is not None and unchanged == proj.fingerprint)
     if write_store:
         req.view.note_written(req.target.store_path, b"", stamp)
     return proj, write_store

@@ -48,8 +48,9 @@ def execute(plan: ApplyPlan) -> ExecutionReport:
 
     try:
         if plan.write_store:
-            store_mod.write_store_text_atomic(store_path, plan.projection.chunks, durable=True,
-                                              before_rename=write_blobs)
+            assert plan.projection.fingerprint is not None  # plan_apply measured the text it writes
+            text = store_mod.store_text(plan.store, store_path, plan.projection.fingerprint)
+            store_mod.write_store_text_atomic(store_path, text, durable=True, before_rename=write_blobs)
         else:
             write_blobs()
     except OSError as exc:

@@ -10,7 +10,7 @@ import stat
 import time
 import uuid
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
@@ -50,13 +50,14 @@ _JSON_WHITESPACE = b" \t\n\r"
 Bytes = bytes | bytearray | memoryview
 
 
-def _chunks(data: Bytes | str | Iterable[Bytes]) -> Sequence[Bytes]:
-    """Data as byte chunks: a text as its UTF-8 (as JS encodes it), one buffer as itself."""
+def _chunks(data: Bytes | str | Iterable[Bytes]) -> Iterable[Bytes]:
+    """Data as byte chunks: a text as its UTF-8 (as JS encodes it), one buffer as itself, chunks as
+    they come (a generator is read once, never collected)."""
     if isinstance(data, str):
         return (jsjson.js_utf8(data),)
     if isinstance(data, (bytes, bytearray, memoryview)):
         return (data,)
-    return data if isinstance(data, (list, tuple)) else list(data)
+    return data
 
 
 @dataclass(frozen=True)
@@ -73,13 +74,16 @@ class StoreFingerprint:
         return cls(len(data), hashlib.sha256(data).digest())
 
     def matches(self, data: Bytes | str | Iterable[Bytes]) -> bool:
-        chunks = _chunks(data)
-        if sum(len(c) for c in chunks) != self.size:
-            return False
+        return self == StoreFingerprint.of_chunks(_chunks(data))
+
+    @classmethod
+    def of_chunks(cls, chunks: Iterable[Bytes]) -> StoreFingerprint:
         h = hashlib.sha256()
+        size = 0
         for c in chunks:
             h.update(c)
-        return h.digest() == self.digest
+            size += len(c)
+        return cls(size, h.digest())
 
     def __eq__(self, other: object) -> bool:
         """Equal to another fingerprint with the same digest, or to a text it matches."""
@@ -369,6 +373,7 @@ class Projection:
     # session key -> sha256 of the prompt blob its persisted entry refers to
     blob_hashes: dict[str, str] = field(default_factory=dict)
     _members: list[tuple[int, bytes]] = field(default_factory=list, repr=False)
+    fingerprint: StoreFingerprint | None = None  # fingerprint_store's: the text's size and hash, not the text
 
     @property
     def text(self) -> bytes:
@@ -477,15 +482,17 @@ def _iter_members(store: dict, store_path: str | None, blobs: dict[str, PromptBl
 
 
 def _join_members(members: list[tuple[int, bytes]]) -> list[bytes]:
-    if not members:
-        return [b"{}"]
-    out = [b"{\n"]
-    for i, (_, body) in enumerate(members):
-        if i:
-            out.append(b",\n")
-        out.append(body)
-    out.append(b"\n}")
-    return out
+    return list(_text_pieces(body for _count, body in members))
+
+
+def _text_pieces(bodies: Iterable[bytes]) -> Iterator[bytes]:
+    """The store text around its member blocks: `{}`, or `{\n`, the blocks joined by `,\n`, `\n}`."""
+    first = True
+    for body in bodies:
+        yield b"{\n" if first else b",\n"
+        first = False
+        yield body
+    yield b"{}" if first else b"\n}"
 
 
 def serialize_store(store: dict, store_path: str | os.PathLike) -> Projection:
@@ -496,6 +503,39 @@ def serialize_store(store: dict, store_path: str | os.PathLike) -> Projection:
     members, changed = _pretty_members(store, os.fspath(store_path), blobs, hashes)
     return Projection(chunks=_join_members(members), prompt_blobs=blobs, keys=list(store),
                       changed=changed, blob_hashes=hashes, _members=members)
+
+
+def fingerprint_store(store: dict, store_path: str | os.PathLike) -> Projection:
+    """serialize_store's prompt blobs with the size and SHA-256 of its text instead of the text, made a
+    block of entries at a time (at 100,000 entries the text would hold 30 MB for the whole run);
+    `store_text` makes the text again for the write."""
+    blobs: dict[str, PromptBlob] = {}
+    hashes: dict[str, str] = {}
+    changed = False
+
+    def bodies() -> Iterator[bytes]:
+        nonlocal changed
+        for _count, body, block_changed in _iter_members(store, os.fspath(store_path), blobs, hashes):
+            changed = changed or block_changed
+            yield body
+
+    fingerprint = StoreFingerprint.of_chunks(_text_pieces(bodies()))
+    return Projection(chunks=[], prompt_blobs=blobs, keys=[], changed=changed, blob_hashes=hashes,
+                      fingerprint=fingerprint)
+
+
+def store_text(store: dict, store_path: str | os.PathLike, expect: StoreFingerprint) -> Iterator[bytes]:
+    """The text `fingerprint_store` measured, made again a block at a time for a streamed write. It must
+    be the same text: a StoreError after the last piece when it is not (the write then never lands)."""
+    path = os.fspath(store_path)
+    h = hashlib.sha256()
+    size = 0
+    for piece in _text_pieces(body for _count, body, _changed in _iter_members(store, path, {}, None)):
+        h.update(piece)
+        size += len(piece)
+        yield piece
+    if StoreFingerprint(size, h.digest()) != expect:
+        raise StoreError(f"the text of {path} changed after the cleanup was planned; it was not written")
 
 
 def measure_store_bytes(projected_store: dict) -> int:
