@@ -20,6 +20,7 @@ STEPS = [
     ("openclaw_cli.config.load", "load_config"),
     ("openclaw_cli.store.sessions_json", "load_store"),
     ("openclaw_cli.store.sessions_json", "serialize_store"),
+    ("openclaw_cli.store.sessions_json", "fingerprint_store"),
     ("openclaw_cli.maintenance.steps", "prune_stale"),
     ("openclaw_cli.maintenance.steps", "cap_entries"),
     ("openclaw_cli.maintenance.archive", "archive_transcripts"),
