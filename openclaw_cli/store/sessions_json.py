@@ -13,7 +13,7 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any
+from typing import Any, TypeVar
 
 from openclaw_cli.errors import StoreError
 from openclaw_cli.js import json as jsjson
@@ -48,6 +48,7 @@ _JSON_WHITESPACE = b" \t\n\r"
 
 
 Bytes = bytes | bytearray | memoryview
+_B = TypeVar("_B", bound=Bytes)
 
 
 def _chunks(data: Bytes | str | Iterable[Bytes]) -> Iterable[Bytes]:
@@ -78,12 +79,10 @@ class StoreFingerprint:
 
     @classmethod
     def of_chunks(cls, chunks: Iterable[Bytes]) -> StoreFingerprint:
-        h = hashlib.sha256()
-        size = 0
-        for c in chunks:
-            h.update(c)
-            size += len(c)
-        return cls(size, h.digest())
+        hashing = _Hashing()
+        for _chunk in hashing.passing(chunks):
+            pass
+        return hashing.fingerprint()
 
     def __eq__(self, other: object) -> bool:
         """Equal to another fingerprint with the same digest, or to a text it matches."""
@@ -94,6 +93,23 @@ class StoreFingerprint:
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
+
+
+class _Hashing:
+    """The size and SHA-256 of the chunks that pass through `passing`."""
+
+    def __init__(self) -> None:
+        self._sha = hashlib.sha256()
+        self._size = 0
+
+    def passing(self, chunks: Iterable[_B]) -> Iterator[_B]:
+        for chunk in chunks:
+            self._sha.update(chunk)
+            self._size += len(chunk)
+            yield chunk
+
+    def fingerprint(self) -> StoreFingerprint:
+        return StoreFingerprint(self._size, self._sha.digest())
 
 
 class SessionStore(dict):
@@ -507,7 +523,7 @@ def serialize_store(store: dict, store_path: str | os.PathLike) -> Projection:
 
 def fingerprint_store(store: dict, store_path: str | os.PathLike) -> Projection:
     """serialize_store's prompt blobs with the size and SHA-256 of its text instead of the text, made a
-    block of entries at a time (at 100,000 entries the text would hold 30 MB for the whole run);
+    block of entries at a time (the text of a 100,000-entry store, about 30 MB, is never held);
     `store_text` makes the text again for the write."""
     blobs: dict[str, PromptBlob] = {}
     hashes: dict[str, str] = {}
@@ -528,13 +544,9 @@ def store_text(store: dict, store_path: str | os.PathLike, expect: StoreFingerpr
     """The text `fingerprint_store` measured, made again a block at a time for a streamed write. It must
     be the same text: a StoreError after the last piece when it is not (the write then never lands)."""
     path = os.fspath(store_path)
-    h = hashlib.sha256()
-    size = 0
-    for piece in _text_pieces(body for _count, body, _changed in _iter_members(store, path, {}, None)):
-        h.update(piece)
-        size += len(piece)
-        yield piece
-    if StoreFingerprint(size, h.digest()) != expect:
+    hashing = _Hashing()
+    yield from hashing.passing(_text_pieces(body for _count, body, _changed in _iter_members(store, path, {}, None)))
+    if hashing.fingerprint() != expect:
         raise StoreError(f"the text of {path} changed after the cleanup was planned; it was not written")
 
 
