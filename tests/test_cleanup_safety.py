@@ -97,6 +97,15 @@ def _small_store(home: Path, entries: dict, files: dict[str, str]) -> Path:
     return store_path
 
 
+def _enforce_in_process(home: Path, monkeypatch, store_path: Path):
+    """`sessions cleanup --enforce --store <store_path>` run in this process, with HOME at `home`."""
+    from openclaw_cli.commands import cleanup as cleanup_cmd
+
+    monkeypatch.setenv("HOME", str(home))
+    req = cleanup_cmd.CleanupRequest(options=cleanup_cmd.CleanupOptions(enforce=True), store=str(store_path))
+    return cleanup_cmd.run_cleanup(req)
+
+
 MSG = '{"type":"message","message":{"role":"user","content":"hi"}}\n'
 
 
@@ -122,7 +131,6 @@ def test_symlinked_and_outside_transcripts_are_never_touched(home, tmp_path):
 
 
 def test_a_file_changed_after_planning_is_skipped_and_reported(home, monkeypatch, capsys):
-    from openclaw_cli.commands import cleanup as cleanup_cmd
     from openclaw_cli.maintenance import execute as execute_mod
 
     now = int(time.time() * 1000)
@@ -139,9 +147,7 @@ def test_a_file_changed_after_planning_is_skipped_and_reported(home, monkeypatch
         return real_execute(plan)
 
     monkeypatch.setattr(execute_mod, "execute", execute_after_a_write)
-    monkeypatch.setenv("HOME", str(home))
-    req = cleanup_cmd.CleanupRequest(options=cleanup_cmd.CleanupOptions(enforce=True), store=str(store_path))
-    outcome = cleanup_cmd.run_cleanup(req)
+    outcome = _enforce_in_process(home, monkeypatch, store_path)
     assert outcome.summaries[0]["pruned"] == 1
     assert (store_path.parent / "gone.jsonl").read_text() == MSG * 2  # not archived
     assert "changed since the plan was made" in capsys.readouterr().err
@@ -149,7 +155,6 @@ def test_a_file_changed_after_planning_is_skipped_and_reported(home, monkeypatch
 
 
 def test_disk_full_while_writing_the_store_leaves_it_intact(home, monkeypatch):
-    from openclaw_cli.commands import cleanup as cleanup_cmd
     from openclaw_cli.errors import CliError
     from openclaw_cli.store import sessions_json as store_mod
 
@@ -163,10 +168,8 @@ def test_disk_full_while_writing_the_store_leaves_it_intact(home, monkeypatch):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(store_mod, "write_store_text_atomic", no_space)
-    monkeypatch.setenv("HOME", str(home))
-    req = cleanup_cmd.CleanupRequest(options=cleanup_cmd.CleanupOptions(enforce=True), store=str(store_path))
     with pytest.raises(CliError, match=r"No space left on device.*nothing was changed"):
-        cleanup_cmd.run_cleanup(req)
+        _enforce_in_process(home, monkeypatch, store_path)
     assert store_path.read_bytes() == before
     assert (store_path.parent / "gone.jsonl").exists()
     assert not Path(f"{store_path}.lock").exists()
@@ -175,7 +178,6 @@ def test_disk_full_while_writing_the_store_leaves_it_intact(home, monkeypatch):
 def test_a_store_text_other_than_the_planned_one_is_never_written(home, monkeypatch):
     """The plan keeps only the size and hash of the new store text; the write makes the text again
     and refuses it, before anything lands, when it is not the text the plan measured."""
-    from openclaw_cli.commands import cleanup as cleanup_cmd
     from openclaw_cli.errors import CliError
     from openclaw_cli.maintenance import execute as execute_mod
 
@@ -192,16 +194,13 @@ def test_a_store_text_other_than_the_planned_one_is_never_written(home, monkeypa
         return real_execute(plan)
 
     monkeypatch.setattr(execute_mod, "execute", execute_a_changed_store)
-    monkeypatch.setenv("HOME", str(home))
-    req = cleanup_cmd.CleanupRequest(options=cleanup_cmd.CleanupOptions(enforce=True), store=str(store_path))
     with pytest.raises(CliError, match=r"changed after the cleanup was planned; it was not written"):
-        cleanup_cmd.run_cleanup(req)
+        _enforce_in_process(home, monkeypatch, store_path)
     assert store_path.read_bytes() == before
     assert sorted(p.name for p in store_path.parent.iterdir()) == ["gone.jsonl", "kept.jsonl", "sessions.json"]
 
 
 def test_read_only_failure_mid_run_stops_and_says_what_was_done(home, monkeypatch):
-    from openclaw_cli.commands import cleanup as cleanup_cmd
     from openclaw_cli.errors import CliError
 
     now = int(time.time() * 1000)
@@ -220,10 +219,8 @@ def test_read_only_failure_mid_run_stops_and_says_what_was_done(home, monkeypatc
         return real_rename(src, dst)
 
     monkeypatch.setattr(os, "rename", flaky_rename)
-    monkeypatch.setenv("HOME", str(home))
-    req = cleanup_cmd.CleanupRequest(options=cleanup_cmd.CleanupOptions(enforce=True), store=str(store_path))
     with pytest.raises(CliError, match=r"Read-only file system.*2 of 4 file changes were made"):
-        cleanup_cmd.run_cleanup(req)
+        _enforce_in_process(home, monkeypatch, store_path)
     assert set(json.loads(store_path.read_text())) == {"agent:main:direct:kept"}
     assert (store_path.parent / "kept.jsonl").exists()
     assert not Path(f"{store_path}.lock").exists()
