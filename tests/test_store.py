@@ -479,6 +479,7 @@ def test_a_fingerprinted_store_is_written_as_the_text_serialize_store_makes(tmp_
     assert fingerprinted.prompt_blobs == text.prompt_blobs
     assert fingerprinted.blob_hashes == text.blob_hashes
     assert fingerprinted.changed == text.changed
+    assert S.measure_serialized(store, path).size_bytes == len(text.text)
     assert b"".join(S.store_text(store, path, fingerprinted.fingerprint)) == text.text
     S.write_store_text_atomic(path, S.store_text(store, path, fingerprinted.fingerprint), durable=False)
     assert path.read_bytes() == text.text

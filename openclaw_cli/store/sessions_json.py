@@ -450,12 +450,13 @@ def measure_serialized(store: dict, store_path: str | os.PathLike) -> Measuremen
     hashes: dict[str, str] = {}
     sizes = array("Q")
     keys = list(store)
-    total = blocks = 0
-    for count, body, _changed in _iter_members(store, os.fspath(store_path), blobs, hashes):
-        _add_member_sizes(sizes, count, body)
-        total += len(body)
-        blocks += 1
-    size = 2 if blocks == 0 else total + 4 + 2 * (blocks - 1)  # "{}" or "{\n" blocks joined by ",\n" "\n}"
+
+    def bodies() -> Iterator[bytes]:
+        for count, body, _changed in _iter_members(store, os.fspath(store_path), blobs, hashes):
+            _add_member_sizes(sizes, count, body)
+            yield body
+
+    size = sum(len(piece) for piece in _text_pieces(bodies()))
     return Measurement(size, keys, sizes, blobs, hashes)
 
 
