@@ -16,6 +16,7 @@ from typing import Any
 HELPER_MIN_STORE_BYTES = 1 << 20
 MAX_HELPERS = 4
 _NAME_BLOCK_BYTES = 1 << 16
+_HEAD_BYTES = 17  # b"+", then the entry count and the names' length as 8-byte integers
 
 Entry = tuple[Any, int, int, int]  # (name, st_mode, st_size, st_mtime_ns); the name is str, or bytes in the helper
 _pending: dict[str, Any] = {}  # folder (as FsView spells it) -> the helper's Popen
@@ -84,15 +85,17 @@ def take(folder: str) -> Iterable[Entry] | None:
 def _read(stream: Any) -> Any:
     """The helper's whole answer. A scan is read into an anonymous mapping of its exact size, handed back
     to the system as soon as the scan is taken (on the heap, 7 MB at 100,000 files would stay behind)."""
-    head = stream.read(17)
-    if head[:1] != b"+" or len(head) < 17:
+    head = stream.read(_HEAD_BYTES)
+    layout = _layout(head)
+    if layout is None:
         return head + stream.read()  # "-", or not an answer: _decode says which
     import mmap
 
-    size = 17 + int.from_bytes(head[9:17], "little") + 24 * int.from_bytes(head[1:9], "little")
+    count, names_end = layout
+    size = names_end + 24 * count
     answer = mmap.mmap(-1, size)
     answer.write(head)
-    pos = 17
+    pos = _HEAD_BYTES
     while pos < size and (n := stream.readinto(memoryview(answer)[pos:])):
         pos += n
     if pos < size or stream.read(1):
@@ -137,14 +140,20 @@ def _decode(data: Any) -> Iterable[Entry]:
     view = memoryview(data)
     if view.nbytes == 1 and view[0] == ord("-"):
         return ()
-    head = bytes(view[:17])
-    if head[:1] != b"+" or len(head) < 17:
+    layout = _layout(bytes(view[:_HEAD_BYTES]))
+    if layout is None:
         raise ValueError("no scan")
-    count = int.from_bytes(head[1:9], "little")
-    end = 17 + int.from_bytes(head[9:17], "little")
+    count, end = layout
     if view.nbytes != end + 24 * count:
         raise ValueError("a partial scan")
     return _entries(data, view, count, end)
+
+
+def _layout(head: bytes) -> tuple[int, int] | None:
+    """(entry count, where the names end) from the head of a scan's answer; None when it is not one."""
+    if head[:1] != b"+" or len(head) < _HEAD_BYTES:
+        return None
+    return int.from_bytes(head[1:9], "little"), _HEAD_BYTES + int.from_bytes(head[9:17], "little")
 
 
 def _entries(data: Any, view: memoryview, count: int, end: int) -> Iterator[Entry]:
@@ -152,7 +161,7 @@ def _entries(data: Any, view: memoryview, count: int, end: int) -> Iterator[Entr
     columns = [view[end:end + step].cast("Q"), view[end + step:end + 2 * step].cast("q"),
                view[end + 2 * step:end + 3 * step].cast("q")]
     try:
-        yield from zip(_names(data, view, 17, end), *columns, strict=True)
+        yield from zip(_names(data, view, _HEAD_BYTES, end), *columns, strict=True)
     finally:
         for column in columns:
             column.release()
